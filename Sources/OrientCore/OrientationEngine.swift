@@ -1,0 +1,50 @@
+/// The whole engine for one sensor: mount matrix, classifier and the system's interface orientation.
+///
+/// Feed it samples in the sensor's own frame; it returns an ``Change`` whenever the committed device orientation
+/// changes (and with it, possibly, the interface orientation under the system mask).
+public struct OrientationEngine: Sendable {
+    /// One committed change: the trace time of the sample that committed it and the new orientations.
+    public struct Change: Sendable, Equatable {
+        public let time: Double
+        public let device: DeviceOrientation
+        public let interface: InterfaceOrientation
+    }
+
+    /// The matrix in use: the given one, or its handedness repair when that was asked for.
+    public let mountMatrix: MountMatrix
+    /// What the handedness repair did to the given matrix.
+    public let repair: HandednessRepair
+    public private(set) var classifier: OrientationClassifier
+    public private(set) var tracker: InterfaceOrientationTracker
+
+    public init(
+        mountMatrix: MountMatrix = .identity,
+        repairHandedness: Bool = true,
+        settings: ClassifierSettings = ClassifierSettings(),
+        tracker: InterfaceOrientationTracker
+    ) throws(ClassifierSettingsError) {
+        let repair = mountMatrix.repairingHandedness()
+        self.repair = repair
+        // A singular matrix cannot be repaired; using it unrepaired at least keeps the upright orientations.
+        self.mountMatrix = repairHandedness && !repair.isSingular ? repair.repaired : mountMatrix
+        self.classifier = try OrientationClassifier(settings: settings)
+        self.tracker = tracker
+    }
+
+    public var device: DeviceOrientation { classifier.orientation }
+    public var interface: InterfaceOrientation { tracker.interface }
+
+    /// Feeds one sample in the sensor's frame.
+    @inlinable
+    public mutating func feed(_ sample: AccelSample) throws(ClassifierError) -> Change? {
+        let inDeviceFrame = AccelSample(time: sample.time, acceleration: mountMatrix.apply(sample.acceleration))
+        return try feedDeviceFrame(inDeviceFrame)
+    }
+
+    /// Feeds one sample already in the device frame.
+    public mutating func feedDeviceFrame(_ sample: AccelSample) throws(ClassifierError) -> Change? {
+        guard let device = try classifier.feed(sample) else { return nil }
+        tracker.update(device: device)
+        return Change(time: sample.time, device: device, interface: tracker.interface)
+    }
+}

@@ -1,0 +1,136 @@
+import OrientCore
+
+/// Parses a trace one line at a time, with no I/O, so that files, pipes and fuzzers can all feed it.
+///
+/// Lines before the header row may be blank, comments or `# key: value` metadata; the header row is `t,x,y,z`;
+/// every later non-blank, non-comment line is a sample whose time is greater than the previous sample's.
+public struct TraceLineParser: Sendable {
+    public private(set) var metadata = TraceMetadata()
+    public private(set) var sawHeader = false
+    private var lastTime: Double?
+
+    public init() {}
+
+    /// Parses one line (without its newline; a trailing carriage return is ignored).
+    /// - Returns: the sample on this line, or `nil` for a blank, comment, metadata or header line.
+    public mutating func parse(
+        line bytes: UnsafeBufferPointer<UInt8>,
+        number: Int
+    ) throws(TraceLineError) -> AccelSample? {
+        let line = Self.trimmed(bytes)
+        if line.isEmpty { return nil }
+        if line[0] == UInt8(ascii: "#") {
+            if !sawHeader { try readComment(line, number: number) }
+            return nil
+        }
+        guard sawHeader else {
+            if Self.fields(of: line) == ["t", "x", "y", "z"] {
+                sawHeader = true
+                return nil
+            }
+            throw TraceLineError(line: number, message: "expected the header row \"t,x,y,z\" before any data")
+        }
+        return try readSample(line, number: number)
+    }
+
+    /// Checks the end of the input: a trace without a header row is not a trace.
+    public func finish(lines: Int) throws(TraceLineError) {
+        if !sawHeader {
+            throw TraceLineError(line: max(lines, 1), message: "missing the header row \"t,x,y,z\"")
+        }
+    }
+
+    private mutating func readSample(
+        _ line: UnsafeBufferPointer<UInt8>,
+        number: Int
+    ) throws(TraceLineError) -> AccelSample {
+        var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        var column = 0
+        var start = 0
+        for end in 0...line.count where end == line.count || line[end] == UInt8(ascii: ",") {
+            guard column < 4 else { throw TraceLineError(line: number, message: Self.columnMessage(line)) }
+            let field = Self.trimmed(UnsafeBufferPointer(rebasing: line[start..<end]))
+            guard let value = DecimalParser.parse(field) else {
+                let text = Self.excerpt(field)
+                let name = ["t", "x", "y", "z"][column]
+                throw TraceLineError(line: number, message: "\(name) \"\(text)\" is not a finite number")
+            }
+            switch column {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            case 2: values.2 = value
+            default: values.3 = value
+            }
+            column += 1
+            start = end + 1
+        }
+        guard column == 4 else { throw TraceLineError(line: number, message: Self.columnMessage(line)) }
+        if let lastTime, values.0 <= lastTime {
+            throw TraceLineError(
+                line: number,
+                message: "time \(values.0) does not increase (previous sample at \(lastTime))"
+            )
+        }
+        lastTime = values.0
+        return AccelSample(time: values.0, x: values.1, y: values.2, z: values.3)
+    }
+
+    private mutating func readComment(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceLineError) {
+        let text = String(decoding: line.dropFirst(), as: UTF8.self).trimmingWhitespace()
+        if text.hasPrefix("orientd trace v") {
+            let version = text.dropFirst("orientd trace v".count)
+            guard version == "\(TraceFormat.version)" else {
+                throw TraceLineError(line: number, message: "unsupported trace version \"\(version)\"; this orientd reads v\(TraceFormat.version)")
+            }
+            return
+        }
+        guard let colon = text.firstIndex(of: ":") else { return }
+        let key = text[..<colon]
+        // Only `word-word: value` counts as metadata; any other comment is free text.
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return }
+        let value = String(text[text.index(after: colon)...].trimmingWhitespace())
+        metadata.entries.append(.init(key: String(key), value: value))
+        switch key {
+        case "mount-matrix":
+            do {
+                metadata.mountMatrix = try MountMatrix(parsing: value)
+            } catch {
+                throw TraceLineError(line: number, message: error.description)
+            }
+        case "source":
+            metadata.source = value
+        default:
+            break  // Unknown keys are kept in `entries` and otherwise ignored.
+        }
+    }
+
+    /// The bad text quoted in an error: enough to recognise, never a megabyte.
+    private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let limit = 40
+        if bytes.count <= limit { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.prefix(limit), as: UTF8.self) + "… (\(bytes.count) bytes)"
+    }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+    }
+
+    private static func fields(of line: UnsafeBufferPointer<UInt8>) -> [String] {
+        line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingWhitespace().lowercased()
+        }
+    }
+
+    private static func columnMessage(_ line: UnsafeBufferPointer<UInt8>) -> String {
+        let count = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).count
+        return "expected 4 columns t,x,y,z, found \(count)"
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import OrientCore
+
+/// The options that shape the engine, shared by every command that runs it.
+struct EngineOptions: ParsableArguments {
+    @Option(help: "The system mask: a name or a union such as portrait|landscape.")
+    var mask: String = "all"
+
+    @Option(help: "The preferred interface orientation, used when the device orientation decides nothing.")
+    var preferred: String?
+
+    @Flag(help: "Start with rotation locked.")
+    var lock = false
+
+    @Option(
+        name: .customLong("classifier"),
+        help: ArgumentHelp("Set a classifier setting (see the list below).", valueName: "name=value")
+    )
+    var classifierAssignments: [String] = []
+
+    @Option(
+        name: .customLong("mount-matrix"),
+        help: "Use this mount matrix instead of the one the trace or sensor gives ('x1, y1, z1; x2, ...')."
+    )
+    var mountMatrixText: String?
+
+    @Flag(help: "Use the mount matrix as given, without replacing its z row by x × y.")
+    var noMountRepair = false
+
+    func validate() throws {
+        _ = try systemMask()
+        _ = try preferredOrientation()
+        _ = try classifierSettings()
+        _ = try mountMatrixOverride()
+    }
+
+    func systemMask() throws -> InterfaceOrientationMask {
+        do {
+            return try InterfaceOrientationMask(parsing: mask)
+        } catch {
+            throw ValidationError("--mask: \(error)")
+        }
+    }
+
+    func preferredOrientation() throws -> InterfaceOrientation? {
+        guard let preferred else { return nil }
+        guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
+            let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--preferred: unknown orientation \"\(preferred)\"; expected one of: \(names)")
+        }
+        return orientation
+    }
+
+    func classifierSettings() throws -> ClassifierSettings {
+        var settings = ClassifierSettings()
+        do {
+            for assignment in classifierAssignments { try settings.apply(assignment: assignment) }
+            try settings.validate()
+        } catch {
+            throw ValidationError("--classifier: \(error)")
+        }
+        return settings
+    }
+
+    /// The matrix given with `--mount-matrix`, which wins over every other source.
+    func mountMatrixOverride() throws -> MountMatrix? {
+        guard let mountMatrixText else { return nil }
+        do {
+            return try MountMatrix(parsing: mountMatrixText)
+        } catch {
+            throw ValidationError("--mount-matrix: \(error)")
+        }
+    }
+
+    func tracker() throws -> InterfaceOrientationTracker {
+        try InterfaceOrientationTracker(systemMask: systemMask(), preferred: preferredOrientation(), systemLocked: lock)
+    }
+}
+
+/// The classifier settings listed for `--help`, with their defaults and units.
+enum ClassifierSettingsHelp {
+    static var text: String {
+        let defaults = ClassifierSettings()
+        return ClassifierSettings.Key.allCases.map { key in
+            "  \(key.rawValue)=\(defaults[key]) \(key.unit): \(key.summary)"
+        }.joined(separator: "\n")
+    }
+}

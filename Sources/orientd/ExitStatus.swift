@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The exit statuses of sysexits.h that orientd's commands use. Bad usage (64) comes from ArgumentParser's
+/// validation errors.
+enum ExitStatus {
+    /// EX_DATAERR: the input data was malformed.
+    static let badData = ExitCode(65)
+    /// EX_NOINPUT: an input file did not exist or was not readable.
+    static let noInput = ExitCode(66)
+    /// EX_IOERR: an error while reading or writing.
+    static let ioError = ExitCode(74)
+}

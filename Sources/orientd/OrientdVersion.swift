@@ -1,0 +1,3 @@
+enum OrientdVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,104 @@
+import OrientCore
+import Testing
+
+@Suite("Classifier")
+struct ClassifierTests {
+    /// Feeds a constant reading at `rate` Hz for `seconds`, returning every commit.
+    private func hold(
+        _ reading: Vector3, seconds: Double, rate: Double = 50, from start: Double = 0,
+        classifier: inout OrientationClassifier
+    ) throws -> [DeviceOrientation] {
+        var commits: [DeviceOrientation] = []
+        let count = Int(seconds * rate)
+        for i in 0..<count {
+            if let o = try classifier.feed(AccelSample(time: start + Double(i) / rate, acceleration: reading)) {
+                commits.append(o)
+            }
+        }
+        return commits
+    }
+
+    @Test("Unknown until the first settled orientation, then that orientation once")
+    func firstSettle() throws {
+        var c = try OrientationClassifier()
+        #expect(try c.feed(AccelSample(time: 0, x: 0, y: -9.8, z: 0)) == nil)
+        #expect(c.orientation == .unknown)
+        let commits = try hold(Vector3(0, -9.8, 0), seconds: 1, from: 0.02, classifier: &c)
+        #expect(commits == [.portrait])
+    }
+
+    @Test("Time that does not increase is an error the caller sees, and changes nothing")
+    func timeErrors() throws {
+        var c = try OrientationClassifier()
+        _ = try hold(Vector3(0, -9.8, 0), seconds: 1, classifier: &c)
+        let before = c.orientation
+        #expect(throws: ClassifierError.nonIncreasingTime(previous: 0.98, got: 0.98)) {
+            try c.feed(AccelSample(time: 0.98, x: 9.8, y: 0, z: 0))
+        }
+        #expect(throws: ClassifierError.self) { try c.feed(AccelSample(time: 0.5, x: 9.8, y: 0, z: 0)) }
+        #expect(throws: ClassifierError.self) { try c.feed(AccelSample(time: .nan, x: 0, y: 0, z: 0)) }
+        #expect(throws: ClassifierError.self) { try c.feed(AccelSample(time: 2, x: .infinity, y: 0, z: 0)) }
+        #expect(c.orientation == before)
+        #expect(try c.feed(AccelSample(time: 1.0, x: 0, y: -9.8, z: 0)) == nil, "later samples are still accepted")
+    }
+
+    @Test("Free fall and readings far from 1 g commit nothing")
+    func gating() throws {
+        var c = try OrientationClassifier()
+        #expect(try hold(Vector3(0, -0.3, 0), seconds: 2, classifier: &c).isEmpty, "free fall")
+        #expect(try hold(Vector3(0, -16, 0), seconds: 2, from: 2, classifier: &c).isEmpty, "1.6 g")
+        #expect(try hold(Vector3(0, -9.8, 0), seconds: 1, from: 4, classifier: &c) == [.portrait])
+    }
+
+    @Test("Readings in unknown units classify once gravity is set to their size of 1 g")
+    func otherUnits() throws {
+        var settings = ClassifierSettings()
+        settings.gravity = 1000
+        settings.accelerationTolerance = 400
+        settings.freeFallMagnitude = 100
+        var c = try OrientationClassifier(settings: settings)
+        // iio-sensor-proxy's buffered fixture: raw (103, -919, -385) with no scale is portrait.
+        #expect(try hold(Vector3(103, -919, -385), seconds: 1, classifier: &c) == [.portrait])
+    }
+
+    @Test("A long gap restarts the filter: the new reading counts at once, not blended with the old")
+    func gapRestartsFilter() throws {
+        var c = try OrientationClassifier()
+        _ = try hold(Vector3(0, -9.8, 0), seconds: 1, classifier: &c)
+        _ = try c.feed(AccelSample(time: 10, x: 9.8, y: 0, z: 0))
+        #expect(c.filtered == Vector3(9.8, 0, 0))
+    }
+
+    @Test("reset() returns to unknown")
+    func reset() throws {
+        var c = try OrientationClassifier()
+        _ = try hold(Vector3(0, -9.8, 0), seconds: 1, classifier: &c)
+        c.reset()
+        #expect(c.orientation == .unknown)
+        #expect(try hold(Vector3(-9.8, 0, 0), seconds: 1, classifier: &c) == [.landscapeLeft])
+    }
+
+    @Test("Inconsistent settings are refused, naming the setting")
+    func badSettings() {
+        var settings = ClassifierSettings()
+        settings.flatExitAngle = 10
+        #expect(throws: ClassifierSettingsError.self) { try OrientationClassifier(settings: settings) }
+        settings = ClassifierSettings()
+        settings.settleTime = -1
+        #expect {
+            try OrientationClassifier(settings: settings)
+        } throws: { "\($0)".contains("settle-time") }
+    }
+
+    @Test("Settings are set by name")
+    func namedSettings() throws {
+        var settings = ClassifierSettings()
+        try settings.apply(assignment: "settle-time=0.1")
+        try settings.apply(assignment: " hysteresis-gap = 30 ")
+        #expect(settings.settleTime == 0.1)
+        #expect(settings.hysteresisGap == 30)
+        #expect(throws: ClassifierSettingsError.self) { try settings.apply(assignment: "settle=0.1") }
+        #expect(throws: ClassifierSettingsError.self) { try settings.apply(assignment: "settle-time") }
+        #expect(throws: ClassifierSettingsError.self) { try settings.apply(assignment: "settle-time=fast") }
+    }
+}

@@ -1,0 +1,199 @@
+import OrientCore
+import RealModule
+
+/// What the classifier must do during one piece of a scenario.
+public struct Expectation: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// The orientation must be this one by the end of the piece, and nothing else may be committed in it.
+        case hold(DeviceOrientation)
+        /// A deliberate rotation to `target`; commits of `target` (or of `transit`, passed on the way) are allowed,
+        /// and the latency from `end` (the hand at rest) is measured.
+        case rotation(target: DeviceOrientation, transit: Set<DeviceOrientation>)
+        /// Any one of these; at most one commit in the piece.
+        case hover(Set<DeviceOrientation>)
+        /// No commit at all.
+        case quiet
+    }
+
+    public let start: Double
+    public let end: Double
+    public let kind: Kind
+}
+
+/// A synthesised recording: samples in the sensor's frame, and what a good classifier makes of them.
+public struct Scenario: Sendable {
+    public let name: String
+    public let rate: Double
+    /// The matrix a trace of this scenario would carry in its metadata (possibly mirrored, as hwdb entries are).
+    public let mountMatrix: MountMatrix
+    public let samples: [AccelSample]
+    public let expectations: [Expectation]
+}
+
+/// How the sensor and the hand add error to the ideal readings.
+public struct SensorModel: Sendable {
+    /// Standard deviation of white noise on each axis, m/s².
+    public var noise: Double = 0.08
+    /// A constant offset on each axis, m/s² (a miscalibrated sensor).
+    public var bias = Vector3(0.1, -0.15, 0.2)
+    /// Hand tremor: small accelerations at 8 to 12 Hz, m/s².
+    public var tremor: Double = 0.15
+    /// Timestamp jitter as a fraction of the sample period (kept below 0.5, so time always increases).
+    public var jitter: Double = 0.3
+    /// The true mounting: sensor readings are its transpose applied to device-frame readings.
+    public var mounting: MountMatrix = .identity
+    /// The matrix published for this sensor (by default the true one; a hwdb-style mirrored one to test repair).
+    public var published: MountMatrix?
+
+    public init() {}
+}
+
+extension Scenario {
+    /// Samples a timeline at `rate` Hz.
+    public static func make(
+        _ name: String,
+        rate: Double,
+        start: Pose,
+        pieces: [Piece],
+        sensor: SensorModel = SensorModel(),
+        seed: UInt64
+    ) -> Scenario {
+        var random = SeededRandom(seed: seed)
+        let timeline = Timeline(start: start, pieces: pieces)
+        let tremorPhase = (random.uniform(0...6), random.uniform(0...6), random.uniform(0...6))
+        let tremorFrequency = random.uniform(8...12)
+        var samples: [AccelSample] = []
+        samples.reserveCapacity(Int(timeline.duration * rate) + 1)
+        let period = 1 / rate
+        var index = 0
+        while true {
+            let t = Double(index) * period + random.uniform(-sensor.jitter...sensor.jitter) * period
+            index += 1
+            if t < 0 { continue }
+            guard t < timeline.duration else { break }
+            var device = timeline.reading(at: t, random: &random)
+            let w = 2 * .pi * tremorFrequency * t
+            device = device + Vector3(
+                sensor.tremor * Double.sin(w + tremorPhase.0),
+                sensor.tremor * Double.sin(w + tremorPhase.1),
+                sensor.tremor * Double.sin(w + tremorPhase.2)
+            )
+            // Into the sensor's frame: the mounting is a rotation, so its inverse is its transpose.
+            let m = sensor.mounting.rows
+            let raw = m.x * device.x + m.y * device.y + m.z * device.z
+            let noisy = raw + sensor.bias + Vector3(
+                random.gaussian(sigma: sensor.noise), random.gaussian(sigma: sensor.noise),
+                random.gaussian(sigma: sensor.noise)
+            )
+            samples.append(AccelSample(time: t, acceleration: noisy))
+        }
+        return Scenario(
+            name: name, rate: rate, mountMatrix: sensor.published ?? sensor.mounting,
+            samples: samples, expectations: timeline.expectations
+        )
+    }
+}
+
+/// The pieces laid end to end, each knowing the pose it starts from.
+struct Timeline {
+    struct Placed {
+        let piece: Piece
+        let start: Double
+        let from: Pose
+    }
+
+    let placed: [Placed]
+    let duration: Double
+    let expectations: [Expectation]
+
+    init(start: Pose, pieces: [Piece]) {
+        var placed: [Placed] = []
+        var expectations: [Expectation] = []
+        var t = 0.0
+        var pose = start
+        var orientation = start.idealOrientation
+        for piece in pieces {
+            placed.append(Placed(piece: piece, start: t, from: pose))
+            let end = t + piece.seconds
+            switch piece {
+            case .hold(let p, _, _), .walk(let p, _):
+                pose = p
+                orientation = p.idealOrientation
+                expectations.append(Expectation(start: t, end: end, kind: .hold(orientation)))
+            case .rotate(let p, _):
+                let transit = Self.transit(from: pose, to: p)
+                pose = p
+                orientation = p.idealOrientation
+                expectations.append(Expectation(start: t, end: end, kind: .rotation(target: orientation, transit: transit)))
+            case .hover(let p, _, _, let allowed):
+                pose = p
+                expectations.append(Expectation(start: t, end: end, kind: .hover(allowed)))
+            case .shake:
+                expectations.append(Expectation(start: t, end: end, kind: .quiet))
+            case .drop(_, let landing):
+                expectations.append(Expectation(start: t, end: end, kind: .quiet))
+                pose = landing
+            }
+            t = end
+        }
+        self.placed = placed
+        self.duration = t
+        self.expectations = expectations
+    }
+
+    /// The orientations a turn passes through on its way (for a half turn, the one in between).
+    private static func transit(from a: Pose, to b: Pose) -> Set<DeviceOrientation> {
+        var passed: Set<DeviceOrientation> = []
+        for step in 1..<20 {
+            let u = Double(step) / 20
+            let p = Pose(angle: a.angle + (b.angle - a.angle) * u, tilt: a.tilt + (b.tilt - a.tilt) * u)
+            passed.insert(p.idealOrientation)
+        }
+        passed.remove(b.idealOrientation)
+        passed.remove(a.idealOrientation)
+        return passed
+    }
+
+    /// The ideal reading (gravity plus the hand's own acceleration) at time `t`, in the device frame.
+    func reading(at t: Double, random: inout SeededRandom) -> Vector3 {
+        var low = 0
+        var high = placed.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if placed[mid].start <= t { low = mid } else { high = mid - 1 }
+        }
+        let current = placed[low]
+        let local = t - current.start
+        switch current.piece {
+        case .hold(let pose, _, let wobble):
+            return Pose(angle: pose.angle + wobble.value(at: t), tilt: pose.tilt + wobble.value(at: t + 7.3)).reading()
+        case .hover(let pose, _, let wobble, _):
+            return Pose(angle: pose.angle + wobble.value(at: t), tilt: pose.tilt + wobble.value(at: t + 3.1)).reading()
+        case .rotate(let to, let seconds):
+            let u = local / seconds
+            let eased = u * u * (3 - 2 * u)
+            let from = current.from
+            let pose = Pose(angle: from.angle + (to.angle - from.angle) * eased, tilt: from.tilt + (to.tilt - from.tilt) * eased)
+            // The hand speeds up, then slows down: an acceleration pulse along the device's x axis.
+            let push = 2.0 * Double.sin(2 * .pi * u)
+            return pose.reading() + Vector3(push, 0.5 * push, 0)
+        case .shake(_, let amplitude):
+            let w = 2 * .pi * 5 * t
+            return current.from.reading()
+                + Vector3(amplitude * Double.sin(w), 0.7 * amplitude * Double.sin(w + 1), 0.5 * amplitude * Double.sin(w + 2))
+        case .walk(let pose, _):
+            // Vertical bobbing at the step rate plus a sideways sway at half of it.
+            let step = 2 * .pi * 1.9 * t
+            let vertical = 2.5 * Double.sin(step)
+            let sway = 0.8 * Double.sin(step / 2)
+            let down = pose.reading() * (1 / 9.80665)
+            let pace = Pose(angle: pose.angle + 3 * Double.sin(step / 2), tilt: pose.tilt + 4 * Double.sin(step)).reading()
+            return pace + down * vertical + Vector3(sway, 0, 0)
+        case .drop(let fall, let landing):
+            if local < fall { return Vector3(random.gaussian(sigma: 0.2), random.gaussian(sigma: 0.2), random.gaussian(sigma: 0.2)) }
+            // The landing: a jolt of several g, then the pose it lands in.
+            if local < fall + 0.02 { return landing.reading() * 4 }
+            return landing.reading()
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import RealModule
+
+/// SplitMix64: a small, fast generator whose sequence depends only on its seed, so scenarios are repeatable.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        Double.random(in: range, using: &self)
+    }
+
+    /// A normally distributed value (Box–Muller).
+    public mutating func gaussian(sigma: Double) -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne...1, using: &self)
+        let u2 = Double.random(in: 0...1, using: &self)
+        return sigma * (-2 * Double.log(u1)).squareRoot() * Double.cos(2 * .pi * u2)
+    }
+}

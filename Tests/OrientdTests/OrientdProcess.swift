@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs the built `orientd` binary as a separate process, as users and scripts do.
+struct OrientdProcess {
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The binary beside the test bundle (swift build puts both in the same folder), or `$ORIENTD_BIN`.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["ORIENTD_BIN"] { return path }
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        // An .xctest bundle on Linux is a single file; on other layouts it is a folder inside the build folder.
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("orientd").path), folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("orientd").path
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self)
+        )
+    }
+}
