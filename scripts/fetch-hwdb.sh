@@ -2,7 +2,7 @@
 # Puts a copy of systemd's hwdb/60-sensor.hwdb at $1 for the mount-matrix tests: the system's own copy when udev
 # is installed, else the file from Debian's udev package, extracted without installing it.
 set -euo pipefail
-dest=$1
+dest=$(realpath -m "$1")
 mkdir -p "$(dirname "$dest")"
 for candidate in /usr/lib/udev/hwdb.d/60-sensor.hwdb /lib/udev/hwdb.d/60-sensor.hwdb; do
     if [ -f "$candidate" ]; then
