@@ -28,11 +28,14 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Sample sources behind one small interface: replayed traces, live IIO sensors.
+        .target(name: "OrientSensors", dependencies: ["OrientCore", "OrientTrace"]),
         .executableTarget(
             name: "orientd",
             dependencies: [
                 "OrientCore",
                 "OrientTrace",
+                "OrientSensors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

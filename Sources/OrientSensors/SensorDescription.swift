@@ -1,0 +1,76 @@
+import OrientCore
+
+/// What a sample source says about the sensor behind it: enough for `status`, `doctor` and the logs.
+public struct SensorDescription: Sendable, Equatable {
+    /// How samples are captured.
+    public enum CaptureMode: String, Sendable {
+        case buffered, polled, replay
+    }
+
+    /// Where the sensor sits. A base (keyboard) sensor never drives the screen unless configured to.
+    public enum Location: String, Sendable {
+        case display, base
+    }
+
+    /// Where the mount matrix came from, first found wins in this order.
+    public enum MatrixSource: Sendable, Equatable, CustomStringConvertible {
+        /// The configuration's (or command line's) override.
+        case configuration
+        /// The udev property `ACCEL_MOUNT_MATRIX` (from hwdb).
+        case udevProperty
+        /// A sysfs attribute such as `in_accel_mount_matrix`.
+        case sysfs(attribute: String)
+        /// A trace's `# mount-matrix:` line.
+        case trace
+        /// Nothing gave one.
+        case identity
+
+        public var description: String {
+            switch self {
+            case .configuration: "configuration"
+            case .udevProperty: "udev ACCEL_MOUNT_MATRIX"
+            case .sysfs(let attribute): "sysfs \(attribute)"
+            case .trace: "trace metadata"
+            case .identity: "none (identity)"
+            }
+        }
+    }
+
+    /// Where the m/s² scale came from.
+    public enum ScaleSource: Sendable, Equatable {
+        /// The driver's scale attribute.
+        case device
+        /// The driver gives none: 1 g is learned from readings at rest.
+        case learned
+        /// Samples are already in m/s² (a trace).
+        case none
+    }
+
+    /// `iio:device0`, or a trace's path.
+    public var id: String
+    /// The driver's name (`accel_3d`), or a trace's `source`.
+    public var name: String
+    public var location: Location
+    public var mode: CaptureMode
+    /// Samples per second as the device actually delivers them, when known.
+    public var rate: Double?
+    /// The matrix as found, before the handedness repair (the engine repairs it unless told not to).
+    public var mountMatrix: MountMatrix
+    public var mountMatrixSource: MatrixSource
+    public var scaleSource: ScaleSource
+
+    public init(
+        id: String, name: String, location: Location = .display, mode: CaptureMode, rate: Double? = nil,
+        mountMatrix: MountMatrix = .identity, mountMatrixSource: MatrixSource = .identity,
+        scaleSource: ScaleSource = .device
+    ) {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.mode = mode
+        self.rate = rate
+        self.mountMatrix = mountMatrix
+        self.mountMatrixSource = mountMatrixSource
+        self.scaleSource = scaleSource
+    }
+}
