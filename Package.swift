@@ -5,6 +5,7 @@ let package = Package(
     name: "orientd",
     products: [
         .executable(name: "orientd", targets: ["orientd"]),
+        .executable(name: "orientctl", targets: ["orientctl"]),
         .library(name: "OrientCore", targets: ["OrientCore"]),
     ],
     dependencies: [
@@ -12,6 +13,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The engine: orientation types, masks, mount matrices, the classifier. Standard library and
@@ -29,15 +34,52 @@ let package = Package(
             ]
         ),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
-        .target(name: "OrientSensors", dependencies: ["OrientCore", "OrientTrace"]),
+        .target(
+            name: "OrientSensors",
+            dependencies: ["OrientCore", "OrientTrace", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
+        .target(
+            name: "OrientProtocol",
+            dependencies: ["OrientCore", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // The daemon: configuration, persistent state, the publisher, the NIO socket server, systemd glue.
+        .target(
+            name: "OrientServer",
+            dependencies: [
+                "OrientCore",
+                "OrientProtocol",
+                "OrientSensors",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "orientd",
             dependencies: [
                 "OrientCore",
                 "OrientTrace",
                 "OrientSensors",
+                "OrientServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "orientctl",
+            dependencies: [
+                "OrientCore",
+                "OrientProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Synthesised recordings for tests and benchmarks: poses, rotations, noise, shaking, walking, falls.
@@ -65,6 +107,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace"]),
+        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
+        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol"]),
+        .testTarget(name: "OrientServerTests", dependencies: ["OrientServer", "OrientScenarios", "OrientTrace"]),
         .testTarget(name: "OrientdTests", dependencies: ["OrientCore", "OrientTrace", "OrientScenarios", "orientd"]),
     ]
 )

@@ -7,6 +7,10 @@ enum ExitStatus {
     static let badData = ExitCode(65)
     /// EX_NOINPUT: an input file did not exist or was not readable.
     static let noInput = ExitCode(66)
+    /// EX_SOFTWARE: the daemon failed after starting (the log says why).
+    static let software = ExitCode(70)
     /// EX_IOERR: an error while reading or writing.
     static let ioError = ExitCode(74)
+    /// EX_CONFIG: the configuration is invalid (the message names the file, line and key).
+    static let configError = ExitCode(78)
 }

@@ -2,11 +2,11 @@ import ArgumentParser
 
 /// `orientd`: the orientation daemon and its offline tools.
 @main
-struct Orientd: ParsableCommand {
+struct Orientd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientd",
         abstract: "Device and interface orientation for Linux tablets and convertibles.",
         version: OrientdVersion.string,
-        subcommands: [Classify.self]
+        subcommands: [Run.self, Classify.self, CheckConfig.self]
     )
 }

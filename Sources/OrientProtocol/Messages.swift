@@ -1,0 +1,120 @@
+import OrientCore
+
+/// The lines the daemon writes. Each function returns one complete line, newline included.
+public enum Messages {
+    /// A successful reply carrying a state (`get`, `subscribe`, `lock`, `unlock`, `set-mask`).
+    public static func stateReply(id: RequestID?, _ state: OrientationState) -> String {
+        var writer = JSONLineWriter()
+        writer.field("ok", true)
+        if let id { writer.field("id", id) }
+        appendState(state, to: &writer)
+        return writer.line
+    }
+
+    /// A successful reply with nothing to say (`unsubscribe`).
+    public static func okReply(id: RequestID?) -> String {
+        var writer = JSONLineWriter()
+        writer.field("ok", true)
+        if let id { writer.field("id", id) }
+        return writer.line
+    }
+
+    /// An event sent to subscribers after a change.
+    public static func orientationEvent(_ state: OrientationState) -> String {
+        var writer = JSONLineWriter()
+        writer.field("event", "orientation")
+        appendState(state, to: &writer)
+        return writer.line
+    }
+
+    public static func errorReply(_ error: ProtocolError) -> String {
+        var writer = JSONLineWriter()
+        writer.field("ok", false)
+        if let id = error.id { writer.field("id", id) }
+        var detail = JSONLineWriter()
+        detail.field("code", error.code.rawValue)
+        detail.field("message", error.message)
+        writer.field("error", object: detail)
+        return writer.line
+    }
+
+    private static func appendState(_ state: OrientationState, to writer: inout JSONLineWriter) {
+        writer.field("device", state.device.rawValue)
+        writer.field("interface", state.interface.rawValue)
+        writer.field("locked", state.locked)
+        writer.field("mask", state.mask.name)
+        writer.field("sensor", state.sensor.rawValue)
+        writer.field("t", state.time)
+    }
+}
+
+/// The answer to `status`.
+public struct StatusReport: Sendable, Equatable {
+    public struct Sensor: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var mode: String
+        public var rate: Double?
+        public var mountMatrix: String
+        public var mountMatrixSource: String
+        public var mountMatrixRepaired: Bool
+        public var location: String
+
+        public init(
+            id: String, name: String, mode: String, rate: Double?, mountMatrix: String, mountMatrixSource: String,
+            mountMatrixRepaired: Bool, location: String
+        ) {
+            self.id = id
+            self.name = name
+            self.mode = mode
+            self.rate = rate
+            self.mountMatrix = mountMatrix
+            self.mountMatrixSource = mountMatrixSource
+            self.mountMatrixRepaired = mountMatrixRepaired
+            self.location = location
+        }
+    }
+
+    public var version: String
+    public var uptime: Double
+    public var subscribers: Int
+    public var sampling: String
+    public var sensorState: SensorState
+    /// The sensor in use, or the last one used; `nil` when none was ever found.
+    public var sensor: Sensor?
+
+    public init(
+        version: String, uptime: Double, subscribers: Int, sampling: String, sensorState: SensorState, sensor: Sensor?
+    ) {
+        self.version = version
+        self.uptime = uptime
+        self.subscribers = subscribers
+        self.sampling = sampling
+        self.sensorState = sensorState
+        self.sensor = sensor
+    }
+
+    public func reply(id: RequestID?) -> String {
+        var writer = JSONLineWriter()
+        writer.field("ok", true)
+        if let id { writer.field("id", id) }
+        writer.field("version", version)
+        writer.field("uptime", (uptime * 1000).rounded() / 1000)
+        writer.field("subscribers", subscribers)
+        writer.field("sampling", sampling)
+        var detail = JSONLineWriter()
+        detail.field("state", sensorState.rawValue)
+        if let sensor {
+            detail.field("id", sensor.id)
+            detail.field("name", sensor.name)
+            detail.field("mode", sensor.mode)
+            detail.field("rate", sensor.rate)
+            detail.field("location", sensor.location)
+            detail.field("mount-matrix", sensor.mountMatrix)
+            detail.field("mount-matrix-source", sensor.mountMatrixSource)
+            detail.field("mount-matrix-repaired", sensor.mountMatrixRepaired)
+        }
+        writer.field("sensor", object: detail)
+        return writer.line
+    }
+}

@@ -1,0 +1,35 @@
+import OrientCore
+
+/// Whether a sensor feeds the daemon.
+public enum SensorState: String, Sendable, Hashable {
+    /// Samples are flowing (or the sensor is open and idle until a subscriber asks).
+    case available
+    /// The sensor went away or failed; the device orientation is `unknown` until it is back.
+    case unavailable
+    /// No sensor has been found.
+    case none
+}
+
+/// The state one client sees: the device orientation, its own interface orientation and the system's flags.
+public struct OrientationState: Sendable, Hashable {
+    public var device: DeviceOrientation
+    public var interface: InterfaceOrientation
+    public var locked: Bool
+    /// The mask this state was resolved under (the system mask for `get`, system ∩ client for subscribers).
+    public var mask: InterfaceOrientationMask
+    public var sensor: SensorState
+    /// The sample time of the last committed change; `nil` before the first.
+    public var time: Double?
+
+    public init(
+        device: DeviceOrientation, interface: InterfaceOrientation, locked: Bool, mask: InterfaceOrientationMask,
+        sensor: SensorState, time: Double?
+    ) {
+        self.device = device
+        self.interface = interface
+        self.locked = locked
+        self.mask = mask
+        self.sensor = sensor
+        self.time = time
+    }
+}

@@ -1,0 +1,82 @@
+import OrientCore
+
+/// A request's `id`, echoed in the reply: a string or a number, as the client sent it.
+public enum RequestID: Sendable, Equatable, Hashable, Codable {
+    case number(Double)
+    case string(String)
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let n): try container.encode(n)
+        case .string(let s): try container.encode(s)
+        }
+    }
+}
+
+/// Which changes wake a subscriber.
+public enum ChangeFilter: String, Sendable, Equatable {
+    /// Every change of device orientation, interface orientation, lock or sensor state.
+    case all
+    /// Only changes of this subscriber's interface orientation.
+    case interface
+}
+
+/// What a subscriber asks for: UIKit's `supportedInterfaceOrientations`,
+/// `preferredInterfaceOrientationForPresentation` and `shouldAutorotate`.
+public struct SubscriptionSettings: Sendable, Equatable {
+    public var mask: InterfaceOrientationMask
+    public var preferred: InterfaceOrientation?
+    public var changes: ChangeFilter
+    public var autorotate: Bool
+
+    public init(
+        mask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil, changes: ChangeFilter = .all,
+        autorotate: Bool = true
+    ) {
+        self.mask = mask
+        self.preferred = preferred
+        self.changes = changes
+        self.autorotate = autorotate
+    }
+}
+
+/// One request line, decoded and checked.
+public struct Request: Sendable, Equatable {
+    public enum Operation: Sendable, Equatable {
+        case get
+        /// Subscribe, or change this connection's subscription settings.
+        case subscribe(SubscriptionSettings)
+        case unsubscribe
+        case lock
+        case unlock
+        /// A new system mask; `nil` goes back to the configured one.
+        case setMask(InterfaceOrientationMask?)
+        case status
+
+        /// Whether the operation changes system state, and so needs authorisation.
+        public var isControl: Bool {
+            switch self {
+            case .lock, .unlock, .setMask: true
+            case .get, .subscribe, .unsubscribe, .status: false
+            }
+        }
+    }
+
+    public var id: RequestID?
+    public var operation: Operation
+
+    public init(id: RequestID? = nil, _ operation: Operation) {
+        self.id = id
+        self.operation = operation
+    }
+}

@@ -1,0 +1,78 @@
+import FoundationEssentials
+
+/// Any line the daemon sends, decoded leniently for clients: every field optional.
+public struct ServerMessage: Decodable, Sendable, Equatable {
+    public struct ErrorDetail: Decodable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
+    /// The sensor as `status` describes it.
+    public struct SensorInfo: Decodable, Sendable, Equatable {
+        public var state: String?
+        public var id: String?
+        public var name: String?
+        public var mode: String?
+        public var rate: Double?
+        public var location: String?
+        public var mountMatrix: String?
+        public var mountMatrixSource: String?
+        public var mountMatrixRepaired: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, mode, rate, location
+            case mountMatrix = "mount-matrix"
+            case mountMatrixSource = "mount-matrix-source"
+            case mountMatrixRepaired = "mount-matrix-repaired"
+        }
+    }
+
+    public var ok: Bool?
+    public var id: RequestID?
+    public var event: String?
+    public var error: ErrorDetail?
+    public var device: String?
+    public var interface: String?
+    public var locked: Bool?
+    public var mask: String?
+    public var sensor: String?
+    public var t: Double?
+    public var version: String?
+    public var uptime: Double?
+    public var subscribers: Int?
+    public var sampling: String?
+    public var sensorInfo: SensorInfo?
+
+    enum CodingKeys: String, CodingKey {
+        case ok, id, event, error, interface, locked, mask, sensor, t, version, uptime, subscribers, sampling
+        case device
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ok = try c.decodeIfPresent(Bool.self, forKey: .ok)
+        id = try c.decodeIfPresent(RequestID.self, forKey: .id)
+        event = try c.decodeIfPresent(String.self, forKey: .event)
+        error = try c.decodeIfPresent(ErrorDetail.self, forKey: .error)
+        interface = try c.decodeIfPresent(String.self, forKey: .interface)
+        locked = try c.decodeIfPresent(Bool.self, forKey: .locked)
+        mask = try c.decodeIfPresent(String.self, forKey: .mask)
+        // `sensor` is the sensor state in states and events, and an object with details in `status`.
+        if let text = try? c.decodeIfPresent(String.self, forKey: .sensor) {
+            sensor = text
+        } else {
+            sensorInfo = try c.decodeIfPresent(SensorInfo.self, forKey: .sensor)
+            sensor = sensorInfo?.state
+        }
+        t = try c.decodeIfPresent(Double.self, forKey: .t)
+        version = try c.decodeIfPresent(String.self, forKey: .version)
+        uptime = try c.decodeIfPresent(Double.self, forKey: .uptime)
+        subscribers = try c.decodeIfPresent(Int.self, forKey: .subscribers)
+        sampling = try c.decodeIfPresent(String.self, forKey: .sampling)
+        device = try c.decodeIfPresent(String.self, forKey: .device)
+    }
+
+    public static func decode(_ line: some Sequence<UInt8>) throws -> ServerMessage {
+        try JSONDecoder().decode(ServerMessage.self, from: Data(line))
+    }
+}

@@ -1,0 +1,78 @@
+import OrientCore
+
+/// When the sensor is open.
+public enum SamplingPolicy: String, Sendable, Equatable, CaseIterable {
+    /// Only while at least one client is subscribed, so an idle tablet has no wakeups from orientd.
+    case onDemand = "on-demand"
+    /// All the time.
+    case always
+}
+
+/// Everything `orientd run` can be told, from the configuration file and the command line (which wins).
+public struct DaemonConfiguration: Sendable, Equatable {
+    public static let defaultPath = "/etc/orientd/orientd.conf"
+
+    /// The Unix socket clients connect to (ignored under socket activation).
+    public var socketPath = "/run/orientd/orientd.sock"
+    /// Permissions of a socket orientd creates itself. Anyone may subscribe; control requests are authorised
+    /// per peer (root or `controlGroup`), not by the socket's mode.
+    public var socketMode: UInt16 = 0o666
+    /// The system mask, until a client with permission sets another at run time.
+    public var systemMask: InterfaceOrientationMask = .all
+    /// The system's preferred interface orientation.
+    public var preferred: InterfaceOrientation?
+    /// The accelerometer to use: a driver name (`accel_3d`), an id (`iio:device0`) or a sysfs path.
+    public var device: String?
+    /// Wins over every other mount matrix source.
+    public var mountMatrix: MountMatrix?
+    /// Replace the mount matrix's z row by x × y (see the README).
+    public var mountRepair = true
+    /// Samples per second asked of the sensor.
+    public var rate: Double = 50
+    public var sampling: SamplingPolicy = .onDemand
+    /// Members of this group (a name from /etc/group, or a number) may lock, unlock and set the mask; root always may.
+    public var controlGroup: String?
+    /// More connections than this are refused with an error line.
+    public var maxClients = 1024
+    /// Where the rotation lock and a run-time mask are kept across restarts.
+    public var stateDirectory = "/var/lib/orientd"
+    public var classifier = ClassifierSettings()
+
+    public init() {}
+
+    /// Checks values that depend on each other.
+    public func validate() throws(ConfigurationError) {
+        do {
+            try classifier.validate()
+        } catch {
+            throw ConfigurationError(key: "classifier.\(error.key)", message: error.message)
+        }
+        guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
+        guard maxClients >= 1 else { throw ConfigurationError(key: "max-clients", message: "must be at least 1") }
+        if let preferred, !systemMask.allows(preferred) {
+            throw ConfigurationError(key: "preferred", message: "\(preferred) is not allowed by the mask \(systemMask)")
+        }
+    }
+}
+
+/// A configuration problem, naming the file, line and key where known.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+    public var file: String?
+    public var line: Int?
+    public var key: String?
+    public var message: String
+
+    public init(file: String? = nil, line: Int? = nil, key: String? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var place = file ?? ""
+        if let line { place += place.isEmpty ? "line \(line)" : ":\(line)" }
+        let prefix = place.isEmpty ? "" : place + ": "
+        return prefix + (key.map { "\($0): " } ?? "") + message
+    }
+}

@@ -1,0 +1,227 @@
+import OrientCore
+import OrientProtocol
+import OrientSensors
+
+/// The daemon's state and its subscribers.
+///
+/// Not thread-safe by design: it lives on the server's single event loop, and every call comes from there
+/// (connections directly, the sensor service by hopping onto the loop). That keeps fan-out to a thousand
+/// subscribers a plain loop with no locks and no task switches.
+public final class Publisher {
+    public struct Settings: Sendable, Equatable {
+        public var configuredMask: InterfaceOrientationMask
+        public var preferred: InterfaceOrientation?
+        public var sampling: SamplingPolicy
+        public var mountRepair: Bool
+
+        public init(
+            configuredMask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil,
+            sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true
+        ) {
+            self.configuredMask = configuredMask
+            self.preferred = preferred
+            self.sampling = sampling
+            self.mountRepair = mountRepair
+        }
+    }
+
+    public private(set) var settings: Settings
+    private var persistent: PersistentState
+    /// The interface orientation under the system mask alone: what `get` reports.
+    private var systemView: InterfaceOrientationTracker
+    private var device: DeviceOrientation = .unknown
+    private var time: Double?
+    private var sensor: SensorState = .none
+    private var sensorDescription: SensorDescription?
+    private var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    private let started: ContinuousClock.Instant = .now
+    private let version: String
+
+    /// Called with the new subscriber count whenever it changes (the sensor service opens and closes the sensor).
+    public var onSubscriberCountChange: ((Int) -> Void)?
+    /// Called with the new persistent state when a client changes it; a thrown error is reported to that client.
+    public var persist: ((PersistentState) throws -> Void)?
+
+    public init(settings: Settings, persistent: PersistentState, version: String) {
+        self.settings = settings
+        self.persistent = persistent
+        self.version = version
+        let mask = persistent.mask ?? settings.configuredMask
+        // A stored mask is non-empty by construction; fall back to `all` rather than fail at start.
+        self.systemView = (try? InterfaceOrientationTracker(
+            systemMask: mask, preferred: settings.preferred, systemLocked: persistent.locked
+        )) ?? (try! InterfaceOrientationTracker())
+    }
+
+    public var systemMask: InterfaceOrientationMask { persistent.mask ?? settings.configuredMask }
+    public var subscriberCount: Int { subscribers.count }
+    public var locked: Bool { persistent.locked }
+
+    // MARK: Clients
+
+    /// The state under the system mask (`get`, and the replies to control requests).
+    public var systemState: OrientationState {
+        OrientationState(
+            device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask,
+            sensor: sensor, time: time
+        )
+    }
+
+    /// Subscribes `sink`, or changes its subscription. Returns the reply line.
+    public func subscribe(_ sink: any SubscriberSink, settings: SubscriptionSettings, id: RequestID?) -> String {
+        let key = ObjectIdentifier(sink)
+        if let existing = subscribers[key] {
+            let before = existing.tracker.interface
+            do {
+                try existing.updateSettings(settings)
+            } catch {
+                return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
+            }
+            let state = existing.state(sensor: sensor, time: time)
+            existing.markSent(state)
+            let reply = Messages.stateReply(id: id, state)
+            // UIKit's setNeedsUpdateOfSupportedInterfaceOrientations: a change it causes is also an event.
+            return existing.tracker.interface != before ? reply + Messages.orientationEvent(state) : reply
+        }
+        let tracker: InterfaceOrientationTracker
+        do {
+            tracker = try InterfaceOrientationTracker(
+                systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
+                autorotates: settings.autorotate, systemLocked: persistent.locked
+            )
+        } catch {
+            return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
+        }
+        let subscriber = Subscriber(sink: sink, settings: settings, tracker: tracker)
+        subscriber.update(device: device)
+        subscribers[key] = subscriber
+        let state = subscriber.state(sensor: sensor, time: time)
+        subscriber.markSent(state)
+        onSubscriberCountChange?(subscribers.count)
+        return Messages.stateReply(id: id, state)
+    }
+
+    public func unsubscribe(_ sink: any SubscriberSink) {
+        guard subscribers.removeValue(forKey: ObjectIdentifier(sink)) != nil else { return }
+        onSubscriberCountChange?(subscribers.count)
+    }
+
+    public func isSubscribed(_ sink: any SubscriberSink) -> Bool { subscribers[ObjectIdentifier(sink)] != nil }
+
+    /// The sink's socket drained: it gets the newest state if it missed any.
+    public func writable(_ sink: any SubscriberSink) {
+        subscribers[ObjectIdentifier(sink)]?.writable(encoded: Messages.orientationEvent)
+    }
+
+    public func setLocked(_ locked: Bool, id: RequestID?) -> String {
+        var next = persistent
+        next.locked = locked
+        if let failure = save(next, id: id) { return failure }
+        persistent = next
+        systemView.setSystemLocked(locked)
+        for subscriber in subscribers.values { subscriber.setSystemLocked(locked) }
+        broadcast()
+        return Messages.stateReply(id: id, systemState)
+    }
+
+    /// Sets the system mask (`nil`: back to the configured one). Refused, with nothing changed, when it would
+    /// leave any subscriber with no allowed orientation.
+    public func setMask(_ mask: InterfaceOrientationMask?, id: RequestID?) -> String {
+        let effective = mask ?? settings.configuredMask
+        let stranded = subscribers.values.filter { effective.intersection($0.settings.mask).isEmpty }.count
+        if stranded > 0 {
+            return Messages.errorReply(ProtocolError(
+                .emptyMask, "the mask \(effective) would leave \(stranded) subscriber(s) with no allowed orientation",
+                id: id))
+        }
+        var next = persistent
+        next.mask = mask
+        if let failure = save(next, id: id) { return failure }
+        persistent = next
+        applySystemMask()
+        return Messages.stateReply(id: id, systemState)
+    }
+
+    public func status(id: RequestID?) -> String {
+        let sensorInfo = sensorDescription.map { description in
+            let repair = description.mountMatrix.repairingHandedness()
+            return StatusReport.Sensor(
+                id: description.id, name: description.name, mode: description.mode.rawValue, rate: description.rate,
+                mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
+                mountMatrixRepaired: settings.mountRepair && repair.changed && !repair.isSingular,
+                location: description.location.rawValue
+            )
+        }
+        let uptime = started.duration(to: .now)
+        let seconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) * 1e-18
+        return StatusReport(
+            version: version, uptime: seconds, subscribers: subscribers.count, sampling: settings.sampling.rawValue,
+            sensorState: sensor, sensor: sensorInfo
+        ).reply(id: id)
+    }
+
+    // MARK: The sensor
+
+    public func sensorOpened(_ description: SensorDescription) {
+        sensorDescription = description
+        sensor = .available
+        broadcast()
+    }
+
+    public func deviceChanged(_ device: DeviceOrientation, time: Double) {
+        self.device = device
+        self.time = time
+        systemView.update(device: device)
+        for subscriber in subscribers.values { subscriber.update(device: device) }
+        broadcast()
+    }
+
+    /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
+    public func sensorLost(_ state: SensorState) {
+        sensor = state
+        device = .unknown
+        systemView.update(device: .unknown)
+        for subscriber in subscribers.values { subscriber.update(device: .unknown) }
+        broadcast()
+    }
+
+    // MARK: Configuration
+
+    /// Applies a reloaded configuration. A mask set at run time stays in force.
+    public func reconfigure(_ settings: Settings) {
+        let strandedByMask = subscribers.values.contains { (persistent.mask ?? settings.configuredMask).intersection($0.settings.mask).isEmpty }
+        var settings = settings
+        if strandedByMask { settings.configuredMask = self.settings.configuredMask }
+        self.settings = settings
+        applySystemMask()
+    }
+
+    private func applySystemMask() {
+        let mask = systemMask
+        _ = try? systemView.setSystemMask(mask)
+        for subscriber in subscribers.values { try? subscriber.setSystemMask(mask) }
+        broadcast()
+    }
+
+    private func save(_ state: PersistentState, id: RequestID?) -> String? {
+        do {
+            try persist?(state)
+            return nil
+        } catch {
+            return Messages.errorReply(ProtocolError(.internalError, "cannot save the state: \(error)", id: id))
+        }
+    }
+
+    /// Offers every subscriber its current state; each event line is encoded once per distinct state.
+    private func broadcast() {
+        var cache: [OrientationState: String] = [:]
+        for subscriber in subscribers.values {
+            subscriber.offer(subscriber.state(sensor: sensor, time: time)) { state in
+                if let line = cache[state] { return line }
+                let line = Messages.orientationEvent(state)
+                cache[state] = line
+                return line
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Logging
+import NIOCore
+import OrientProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: reads request lines, answers them, and is a ``SubscriberSink`` for events.
+///
+/// Errors never close the connection, except for abuse: a line over the limit, or one client too many, gets an
+/// error line and then the connection is closed.
+final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
+    typealias InboundIn = [UInt8]
+    typealias OutboundOut = ByteBuffer
+
+    private let publisher: Publisher
+    private let authorizer: () -> ControlAuthorizer
+    private let maximumClients: () -> Int
+    private let connections: ConnectionRegistry
+    private let logger: Logger
+    private var context: ChannelHandlerContext?
+    private var peer: PeerCredentials?
+    private var closing = false
+
+    init(
+        publisher: Publisher, authorizer: @escaping () -> ControlAuthorizer, maximumClients: @escaping () -> Int,
+        connections: ConnectionRegistry, logger: Logger
+    ) {
+        self.publisher = publisher
+        self.authorizer = authorizer
+        self.maximumClients = maximumClients
+        self.connections = connections
+        self.logger = logger
+    }
+
+    // MARK: SubscriberSink
+
+    var isWritable: Bool { context?.channel.isWritable ?? false }
+
+    func send(_ line: String) {
+        guard let context, !closing else { return }
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: nil)
+    }
+
+    // MARK: Channel events
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        guard connections.add(context.channel, limit: maximumClients()) else {
+            logger.warning("refusing a connection: \(maximumClients()) clients already connected")
+            fail(ProtocolError(.tooManyClients, "the daemon already serves \(maximumClients()) clients"), context: context)
+            return
+        }
+        readPeerCredentials(context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        publisher.unsubscribe(self)
+        connections.remove(context.channel)
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { publisher.writable(self) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let line = unwrapInboundIn(data)
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }  // Blank lines are no requests.
+        let reply: String
+        do {
+            reply = answer(try RequestDecoder.decode(line))
+        } catch {
+            reply = Messages.errorReply(error)
+        }
+        send(reply)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is LineFrameDecoder.LineTooLong {
+            fail(ProtocolError(.lineTooLong, "request line over \(SocketServer.maximumLineLength) bytes"), context: context)
+        } else {
+            logger.debug("connection error: \(error)")
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: Requests
+
+    private func answer(_ request: Request) -> String {
+        if request.operation.isControl {
+            guard let peer, authorizer().allows(peer) else {
+                let who = peer.map { "uid \($0.uid)" } ?? "an unidentified peer"
+                logger.notice("denied \(request.operation) to \(who)")
+                return Messages.errorReply(ProtocolError(
+                    .permissionDenied, "only root or members of the control group may lock, unlock or set the mask",
+                    id: request.id))
+            }
+        }
+        switch request.operation {
+        case .get: return Messages.stateReply(id: request.id, publisher.systemState)
+        case .subscribe(let settings): return publisher.subscribe(self, settings: settings, id: request.id)
+        case .unsubscribe:
+            publisher.unsubscribe(self)
+            return Messages.okReply(id: request.id)
+        case .lock: return publisher.setLocked(true, id: request.id)
+        case .unlock: return publisher.setLocked(false, id: request.id)
+        case .setMask(let mask): return publisher.setMask(mask, id: request.id)
+        case .status: return publisher.status(id: request.id)
+        }
+    }
+
+    private func fail(_ error: ProtocolError, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        let channel = context.channel
+        let buffer = channel.allocator.buffer(string: Messages.errorReply(error))
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func readPeerCredentials(_ channel: Channel) {
+        guard let provider = channel as? SocketOptionProvider else { return }
+        // PeerCredentials has struct ucred's layout (pid, uid, gid as 32-bit integers); Swift's Glibc module
+        // hides `ucred` itself behind _GNU_SOURCE.
+        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        future.assumeIsolated().whenSuccess { [weak self] credentials in self?.peer = credentials }
+    }
+}
+
+/// The open connections, so that the count can be limited and all can be closed at shutdown.
+/// Used only on the server's event loop.
+final class ConnectionRegistry {
+    private var channels: [ObjectIdentifier: Channel] = [:]
+
+    var count: Int { channels.count }
+
+    func add(_ channel: Channel, limit: Int) -> Bool {
+        guard channels.count < limit else { return false }
+        channels[ObjectIdentifier(channel)] = channel
+        return true
+    }
+
+    func remove(_ channel: Channel) {
+        channels[ObjectIdentifier(channel)] = nil
+    }
+
+    func closeAll() {
+        for channel in channels.values { channel.close(promise: nil) }
+    }
+}

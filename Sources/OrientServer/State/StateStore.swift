@@ -1,0 +1,94 @@
+import FoundationEssentials
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads and writes `state.json` in the state directory.
+///
+/// Writes are atomic: a temporary file in the same directory is written, fsync'd and renamed over the old one,
+/// then the directory is fsync'd. A crash at any moment leaves either the old or the new state, never a mix.
+public struct StateStore: Sendable {
+    public let directory: String
+    public var path: String { directory + "/state.json" }
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The outcome of reading the state file at start.
+    public enum LoadResult: Sendable, Equatable {
+        case loaded(PersistentState)
+        /// No file yet: defaults apply.
+        case missing
+        /// The file exists but is unreadable or malformed: reported, ignored, and replaced at the next write.
+        case corrupt(String)
+    }
+
+    public func load() -> LoadResult {
+        let data: [UInt8]
+        do {
+            data = try Self.readAll(path)
+        } catch Errno.noSuchFileOrDirectory {
+            return .missing
+        } catch {
+            return .corrupt("\(path): cannot read: \(error)")
+        }
+        do {
+            return .loaded(try JSONDecoder().decode(PersistentState.self, from: Data(data)))
+        } catch {
+            return .corrupt("\(path): not a valid state file: \(error)")
+        }
+    }
+
+    public func save(_ state: PersistentState) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
+        try FileDescriptor.ensureDirectory(directory)
+        let temporary = directory + "/.state.json.\(getpid()).tmp"
+        let fd = try FileDescriptor.open(
+            FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
+            permissions: [.ownerReadWrite, .groupRead, .otherRead]
+        )
+        do {
+            try fd.closeAfter {
+                _ = try fd.writeAll(bytes)
+                guard fsync(fd.rawValue) == 0 else { throw Errno(rawValue: errno) }
+            }
+            guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
+        // The rename is durable only once the directory entry is.
+        let directoryFD = try FileDescriptor.open(FilePath(directory), .readOnly, options: [.directory, .closeOnExec])
+        try directoryFD.closeAfter { _ = fsync(directoryFD.rawValue) }
+    }
+
+    private static func readAll(_ path: String) throws -> [UInt8] {
+        let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        return try fd.closeAfter {
+            var result: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+                if count == 0 { return result }
+                result += chunk[0..<count]
+                if result.count > 1 << 20 { throw Errno.fileTooLarge }
+            }
+        }
+    }
+}
+
+extension FileDescriptor {
+    /// Creates `path` (and its parents) as directories if they do not exist.
+    static func ensureDirectory(_ path: String) throws {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw Errno(rawValue: errno) }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import OrientProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure to report and the exit status it maps to.
+struct ClientError: Error {
+    let message: String
+    let status: ExitCode
+
+    static func notRunning(_ path: String, _ detail: String) -> ClientError {
+        ClientError(message: "orientd is not running (cannot connect to \(path): \(detail))", status: ExitCode(69))
+    }
+
+    static func refused(_ error: ServerMessage.ErrorDetail) -> ClientError {
+        let status: ExitCode =
+            switch error.code {
+            case ErrorCode.permissionDenied.rawValue: ExitCode(77)
+            case ErrorCode.internalError.rawValue: ExitCode(70)
+            default: ExitCode(65)
+            }
+        return ClientError(message: "orientd refused: \(error.message) (\(error.code))", status: status)
+    }
+
+    static func protocolViolation(_ detail: String) -> ClientError {
+        ClientError(message: "unexpected reply from orientd: \(detail)", status: ExitCode(70))
+    }
+}
+
+/// Runs `body`, printing a ClientError to standard error and exiting with its status.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ClientError {
+        writeStandardError("orientctl: \(error.message)\n")
+        throw error.status
+    }
+}
+
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+func environmentValue(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}
+
+/// Writes a line to standard output at once: `monitor` is read line by line through pipes, where buffered
+/// output would sit until the buffer filled.
+func printLine(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+extension Orientctl {
+    /// `orientctl monitor`: subscribe and print every change until interrupted.
+    struct Monitor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print every orientation change as it happens.")
+
+        @OptionGroup var connection: ConnectionOptions
+        @Flag(help: "Print the daemon's JSON lines.") var json = false
+        @Option(help: "This client's mask (intersected with the system mask).") var mask: String?
+        @Option(help: "This client's preferred orientation.") var preferred: String?
+        @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
+
+        func run() async throws {
+            try await reportingErrors {
+                try await DaemonClient.withConnection(path: connection.path) { client in
+                    let reply = try await client.request(
+                        subscribeFields(mask: mask, preferred: preferred, changes: interfaceOnly ? "interface" : nil))
+                    printLine(json ? StateText.json(reply) : StateText.humanEvent(reply))
+                    while let (text, message) = try await client.nextLine() {
+                        guard message.event != nil else { continue }
+                        printLine(json ? text : StateText.humanEvent(message))
+                    }
+                    throw ClientError.notRunning(connection.path, "the daemon stopped")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// `orientctl`: the command-line client of orientd.
+@main
+struct Orientctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orientctl",
+        abstract: "Ask orientd for the orientation, follow it, or lock it.",
+        discussion: """
+            Exit status: 0 success, 64 bad usage, 65 the daemon refused the request (bad or empty mask), \
+            69 the daemon is not running, 77 permission denied, 70 an unexpected reply.
+            """,
+        subcommands: [Get.self, Monitor.self, Watch.self, Lock.self, Unlock.self, Mask.self, Status.self]
+    )
+
+    // Declared here too so that `orientctl --socket PATH get` works as well as `orientctl get --socket PATH`.
+    @OptionGroup var connection: ConnectionOptions
+}
+
+/// Options every subcommand has.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "The daemon's socket (default: $ORIENTD_SOCKET, else /run/orientd/orientd.sock).")
+    var socket: String?
+
+    var path: String {
+        if let socket { return socket }
+        return environmentValue("ORIENTD_SOCKET") ?? "/run/orientd/orientd.sock"
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+extension Orientctl {
+    /// `orientctl watch --exec CMD`: run a command on each interface change (the rotation hook).
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a command whenever the interface orientation changes.",
+            discussion: """
+                The command runs through /bin/sh with ORIENTD_DEVICE, ORIENTD_INTERFACE and \
+                ORIENTD_PREVIOUS_INTERFACE in its environment: once at start (previous: unknown) when the \
+                orientation is known, then on every change. The command runs to completion before the next \
+                change is handled; changes that arrive meanwhile are handled in order afterwards.
+                """
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+        @Option(help: "The command to run (through /bin/sh -c).") var exec: String
+        @Option(help: "This client's mask (intersected with the system mask).") var mask: String?
+        @Option(help: "This client's preferred orientation.") var preferred: String?
+
+        func run() async throws {
+            try await reportingErrors {
+                try await DaemonClient.withConnection(path: connection.path) { client in
+                    let reply = try await client.request(subscribeFields(mask: mask, preferred: preferred, changes: "interface"))
+                    var previous = "unknown"
+                    if let interface = reply.interface, interface != "unknown" {
+                        try runHook(device: reply.device ?? "unknown", interface: interface, previous: previous)
+                        previous = interface
+                    }
+                    while let (_, message) = try await client.nextLine() {
+                        guard message.event != nil, let interface = message.interface, interface != previous else { continue }
+                        try runHook(device: message.device ?? "unknown", interface: interface, previous: previous)
+                        previous = interface
+                    }
+                    throw ClientError.notRunning(connection.path, "the daemon stopped")
+                }
+            }
+        }
+
+        private func runHook(device: String, interface: String, previous: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", exec]
+            var environment = ProcessInfo.processInfo.environment
+            environment["ORIENTD_DEVICE"] = device
+            environment["ORIENTD_INTERFACE"] = interface
+            environment["ORIENTD_PREVIOUS_INTERFACE"] = previous
+            process.environment = environment
+            do {
+                try process.run()
+            } catch {
+                throw ClientError(message: "cannot run /bin/sh: \(error)", status: ExitCode(71))
+            }
+            process.waitUntilExit()
+            if process.terminationStatus != 0 {
+                writeStandardError("orientctl: the command exited with status \(process.terminationStatus)\n")
+            }
+        }
+    }
+}

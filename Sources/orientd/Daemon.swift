@@ -1,0 +1,133 @@
+import Logging
+import NIOCore
+import NIOPosix
+import OrientProtocol
+import OrientSensors
+import OrientServer
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
+enum Daemon {
+    static func run(
+        configuration: DaemonConfiguration, options: RunOptions, environment: [String: String],
+        reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
+    ) async throws {
+        let source = try SourceChoice.make(options: options, configuration: configuration)
+        let listener = SocketActivation.listener(environment: environment) ?? .path(
+            configuration.socketPath, mode: configuration.socketMode)
+        let notifier = SystemdNotifier(environment: environment)
+
+        // One event loop thread serves every connection and owns the publisher.
+        let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = threads.next()
+
+        let store = StateStore(directory: configuration.stateDirectory)
+        let persistent = loadState(store, logger: logger)
+        let publisher = try await loop.submit {
+            NIOLoopBound(
+                Publisher(settings: publisherSettings(configuration), persistent: persistent, version: OrientdVersion.string),
+                eventLoop: loop)
+        }.get()
+        let policy = try await loop.submit {
+            NIOLoopBound(
+                ConnectionPolicy(authorizer: ControlAuthorizer(group: configuration.controlGroup),
+                                 maximumClients: configuration.maxClients),
+                eventLoop: loop)
+        }.get()
+
+        let sensor = SensorService(
+            source: source, eventLoop: loop, publisher: publisher,
+            settings: pipelineSettings(configuration, replayWaitFor: options.replayWaitFor),
+            exitAtEnd: options.exitAtEnd, logger: logger)
+        try await loop.submit {
+            publisher.value.onSubscriberCountChange = { sensor.send(.subscribers($0)) }
+            publisher.value.persist = { try store.save($0) }
+        }.get()
+
+        let server = SocketServer(eventLoop: loop, publisher: publisher, policy: policy, listener: listener, logger: logger) {
+            notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
+        }
+        let reloader = ReloadService {
+            do {
+                let next = try reload()
+                if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory {
+                    logger.warning("socket and state-directory changes take effect at the next start")
+                }
+                try? await loop.submit {
+                    publisher.value.reconfigure(publisherSettings(next))
+                    policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
+                    policy.value.maximumClients = next.maxClients
+                }.get()
+                sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor)))
+                logger.info("configuration reloaded")
+            } catch {
+                logger.error("configuration not reloaded, keeping the running one: \(error)")
+            }
+        }
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: server),
+            .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: reloader),
+        ]
+        if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
+            services.append(.init(service: watchdog))
+        }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Below the unit's TimeoutStopSec, so systemd never has to kill the daemon.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
+        do {
+            try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch {
+            notifier.notify("STOPPING=1")
+            try? await threads.shutdownGracefully()
+            throw error
+        }
+        notifier.notify("STOPPING=1")
+        try await threads.shutdownGracefully()
+        logger.info("stopped")
+    }
+
+    private static func publisherSettings(_ c: DaemonConfiguration) -> Publisher.Settings {
+        Publisher.Settings(configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair)
+    }
+
+    private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?) -> PipelineSettings {
+        let subscribersToRun = replayWaitFor ?? (c.sampling == .always ? 0 : 1)
+        return PipelineSettings(
+            classifier: c.classifier, mountMatrixOverride: c.mountMatrix, mountRepair: c.mountRepair,
+            subscribersToRun: subscribersToRun)
+    }
+
+    private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {
+        switch store.load() {
+        case .loaded(let state):
+            logger.info("restored state from \(store.path): locked \(state.locked), mask \(state.mask?.name ?? "from configuration")")
+            return state
+        case .missing:
+            return PersistentState()
+        case .corrupt(let message):
+            logger.error("\(message); ignoring it and starting unlocked with the configured mask")
+            return PersistentState()
+        }
+    }
+}
+
+/// systemd socket activation: the listening socket arrives as fd 3 when LISTEN_PID is this process.
+enum SocketActivation {
+    static func listener(environment: [String: String]) -> SocketServer.Listener? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+            let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1
+        else { return nil }
+        // Children must not think the sockets are theirs.
+        unsetenv("LISTEN_PID")
+        unsetenv("LISTEN_FDS")
+        unsetenv("LISTEN_FDNAMES")
+        return .inherited(descriptor: 3)
+    }
+}

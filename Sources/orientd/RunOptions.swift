@@ -1,0 +1,119 @@
+import ArgumentParser
+import OrientCore
+import OrientSensors
+import OrientServer
+
+/// `orientd run`'s options. Each one, when given, overrides the configuration file's setting of the same name.
+struct RunOptions: ParsableArguments {
+    @Option(help: "The configuration file (default \(DaemonConfiguration.defaultPath); a missing default file is fine).")
+    var config: String?
+
+    @Option(help: "The Unix socket to listen on (ignored under socket activation).")
+    var socket: String?
+
+    @Option(help: "The system mask: a name or a union such as portrait|landscape.")
+    var mask: String?
+
+    @Option(help: "The system's preferred interface orientation.")
+    var preferred: String?
+
+    @Option(help: "The accelerometer: a driver name, an id such as iio:device0, or a sysfs path.")
+    var device: String?
+
+    @Option(help: "A mount matrix that wins over every other source ('x1, y1, z1; x2, ...').")
+    var mountMatrix: String?
+
+    @Flag(help: "Use the mount matrix as found, without replacing its z row by x × y.")
+    var noMountRepair = false
+
+    @Option(help: "Samples per second to ask of the sensor.")
+    var rate: Double?
+
+    @Option(name: .customLong("classifier"), help: ArgumentHelp("A classifier setting.", valueName: "name=value"))
+    var classifierAssignments: [String] = []
+
+    @Option(help: "Who may lock, unlock and set the mask besides root: a group name or number.")
+    var controlGroup: String?
+
+    @Option(help: "When the sensor is open: on-demand (while a client is subscribed) or always.")
+    var sampling: String?
+
+    @Option(help: "Refuse connections beyond this many clients.")
+    var maxClients: Int?
+
+    @Option(help: "Where the rotation lock and a run-time mask are kept.")
+    var stateDir: String?
+
+    @Option(help: "Replay this trace instead of reading a live sensor.")
+    var replay: String?
+
+    @Option(help: "Replay speed: a factor (1 is real time) or max.")
+    var speed: String = "1"
+
+    @Flag(help: "Start the replay over when it ends.")
+    var loop = false
+
+    @Flag(help: "Stop the daemon when the replay ends (by default it keeps serving the last state).")
+    var exitAtEnd = false
+
+    @Option(help: "Hold the replay back until this many clients are subscribed, so that all of them see it whole.")
+    var replayWaitFor: Int?
+
+    @Option(help: "Log level: debug, info, notice, warning or error.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        var scratch = DaemonConfiguration()
+        do {
+            try apply(to: &scratch)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard ReplaySource.Speed(speed) != nil else { throw ValidationError("--speed: expected a positive number or max") }
+        if replay == nil, loop || exitAtEnd || replayWaitFor != nil {
+            throw ValidationError("--loop, --exit-at-end and --replay-wait-for need --replay")
+        }
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw ValidationError("--log-level: expected debug, info, notice, warning or error")
+        }
+    }
+
+    /// Overrides `configuration` with every option that was given.
+    func apply(to c: inout DaemonConfiguration) throws(ConfigurationError) {
+        if let socket { c.socketPath = socket }
+        if let mask {
+            do { c.systemMask = try InterfaceOrientationMask(parsing: mask) } catch {
+                throw ConfigurationError(key: "--mask", message: error.description)
+            }
+        }
+        if let preferred {
+            guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
+                throw ConfigurationError(key: "--preferred", message: "unknown orientation \"\(preferred)\"")
+            }
+            c.preferred = orientation
+        }
+        if let device { c.device = device }
+        if let mountMatrix {
+            do { c.mountMatrix = try MountMatrix(parsing: mountMatrix) } catch {
+                throw ConfigurationError(key: "--mount-matrix", message: error.description)
+            }
+        }
+        if noMountRepair { c.mountRepair = false }
+        if let rate { c.rate = rate }
+        for assignment in classifierAssignments {
+            do { try c.classifier.apply(assignment: assignment) } catch {
+                throw ConfigurationError(key: "--classifier", message: error.description)
+            }
+        }
+        if let controlGroup { c.controlGroup = controlGroup }
+        if let sampling {
+            guard let policy = SamplingPolicy(rawValue: sampling) else {
+                throw ConfigurationError(key: "--sampling", message: "expected on-demand or always")
+            }
+            c.sampling = policy
+        }
+        if let maxClients { c.maxClients = maxClients }
+        if let stateDir { c.stateDirectory = stateDir }
+        try c.validate()
+    }
+}

@@ -1,0 +1,18 @@
+import OrientSensors
+import OrientServer
+
+/// Which sample source `orientd run` reads: a replayed trace, or the live sensor.
+enum SourceChoice {
+    static func make(options: RunOptions, configuration: DaemonConfiguration) throws -> any SampleSource {
+        if let replay = options.replay {
+            do {
+                return try ReplaySource(
+                    path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
+                    mountMatrixOverride: configuration.mountMatrix)
+            } catch {
+                throw ServerError("\(error)")
+            }
+        }
+        throw ServerError("live IIO sensors are not in this build yet; use --replay TRACE")
+    }
+}
