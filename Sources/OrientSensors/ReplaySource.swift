@@ -6,6 +6,9 @@ import OrientTrace
 /// Pacing sleeps until absolute deadlines (start + trace time ÷ speed), so it does not drift over a long trace.
 /// The stream is pull-based: at `max` speed a sample is read only when the consumer asks for one, so memory
 /// stays flat however long the trace. With `loop`, the trace starts over and time keeps increasing.
+///
+/// Closing the stream pauses the replay and the next ``events()`` resumes it where it stopped, as a sensor that
+/// was closed and reopened would go on: time never goes backwards. One stream at a time.
 public struct ReplaySource: SampleSource {
     public enum Speed: Sendable, Equatable, CustomStringConvertible {
         /// Trace seconds per wall-clock second (1 is real time).
@@ -37,6 +40,7 @@ public struct ReplaySource: SampleSource {
     public let loop: Bool
     /// Wins over the trace's own `# mount-matrix:` line.
     public let mountMatrixOverride: MountMatrix?
+    private let cursor: ReplayCursor
 
     /// Checks that the trace opens and its preamble is valid, so a bad path fails at start, not later.
     public init(path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil)
@@ -47,17 +51,23 @@ public struct ReplaySource: SampleSource {
         self.speed = speed
         self.loop = loop
         self.mountMatrixOverride = mountMatrixOverride
+        self.cursor = ReplayCursor(path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
     }
 
     public func events() -> AsyncStream<SensorEvent> {
-        let cursor = ReplayCursor(source: self)
+        let cursor = self.cursor
+        cursor.resume()
         return AsyncStream(unfolding: { await cursor.next() })
     }
 }
 
-/// The replay's position. `AsyncStream(unfolding:)` calls `next()` once at a time, from one consumer.
+/// The replay's position. `AsyncStream(unfolding:)` calls `next()` once at a time, from one consumer, and the
+/// daemon never runs two streams of one source at once.
 private final class ReplayCursor: @unchecked Sendable {
-    private let source: ReplaySource
+    private let path: String
+    private let speed: ReplaySource.Speed
+    private let loop: Bool
+    private let mountMatrixOverride: MountMatrix?
     private let clock = ContinuousClock()
     private var reader: TraceReader?
     private var opened = false
@@ -70,29 +80,46 @@ private final class ReplayCursor: @unchecked Sendable {
     private var offset = 0.0
     private var lastTime: Double?
     private var period = 0.01
+    private var pendingSample: AccelSample?
 
-    init(source: ReplaySource) {
-        self.source = source
+    init(path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?) {
+        self.path = path
+        self.speed = speed
+        self.loop = loop
+        self.mountMatrixOverride = mountMatrixOverride
+    }
+
+    /// Starts a new stream: announce the sensor again and pace from now, keeping the position in the trace.
+    func resume() {
+        opened = false
+        start = nil
     }
 
     func next() async -> SensorEvent? {
         if finished { return nil }
         do {
-            if reader == nil { reader = try TraceReader(path: source.path) }
+            if reader == nil { reader = try TraceReader(path: path) }
             guard let reader else { return nil }
             if !opened {
                 opened = true
                 return .opened(describe(reader.metadata))
             }
-            guard let sample = try reader.next() else { return await endOfTrace() }
-            if traceStart == nil { traceStart = sample.time }
-            let time = sample.time + offset
-            if let lastTime, time > lastTime { period = min(period, time - lastTime) }
-            lastTime = time
-            try await pace(time)
-            return .sample(AccelSample(time: time, acceleration: sample.acceleration))
+            let sample: AccelSample
+            if let pendingSample {
+                sample = pendingSample
+            } else {
+                guard let raw = try reader.next() else { return await endOfTrace() }
+                if traceStart == nil { traceStart = raw.time }
+                sample = AccelSample(time: raw.time + offset, acceleration: raw.acceleration)
+                if let lastTime, sample.time > lastTime { period = min(period, sample.time - lastTime) }
+                lastTime = sample.time
+            }
+            // Kept until sent: a stream closed while waiting for its time hands it to the next stream.
+            pendingSample = sample
+            try await pace(sample.time)
+            pendingSample = nil
+            return .sample(sample)
         } catch is CancellationError {
-            finished = true
             return nil
         } catch {
             finished = true
@@ -101,7 +128,7 @@ private final class ReplayCursor: @unchecked Sendable {
     }
 
     private func endOfTrace() async -> SensorEvent? {
-        guard source.loop, let lastTime, let traceStart else {
+        guard loop, let lastTime, let traceStart else {
             finished = true
             return .ended
         }
@@ -112,7 +139,7 @@ private final class ReplayCursor: @unchecked Sendable {
     }
 
     private func pace(_ time: Double) async throws {
-        guard case .factor(let factor) = source.speed else { return }
+        guard case .factor(let factor) = speed else { return }
         let now = clock.now
         guard let start else {
             start = (now, time)
@@ -123,12 +150,12 @@ private final class ReplayCursor: @unchecked Sendable {
     }
 
     private func describe(_ metadata: TraceMetadata) -> SensorDescription {
-        let name = metadata.source ?? String(source.path.split(separator: "/").last ?? "trace")
-        let matrix = source.mountMatrixOverride ?? metadata.mountMatrix ?? .identity
+        let name = metadata.source ?? String(path.split(separator: "/").last ?? "trace")
+        let matrix = mountMatrixOverride ?? metadata.mountMatrix ?? .identity
         let matrixSource: SensorDescription.MatrixSource =
-            source.mountMatrixOverride != nil ? .configuration : (metadata.mountMatrix != nil ? .trace : .identity)
+            mountMatrixOverride != nil ? .configuration : (metadata.mountMatrix != nil ? .trace : .identity)
         return SensorDescription(
-            id: source.path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource,
+            id: path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource,
             scaleSource: .none)
     }
 }

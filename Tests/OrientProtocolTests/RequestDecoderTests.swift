@@ -1,0 +1,80 @@
+import OrientCore
+import OrientProtocol
+import Testing
+
+@Suite("Request decoding")
+struct RequestDecoderTests {
+    private func decode(_ text: String) throws(ProtocolError) -> Request { try RequestDecoder.decode(Array(text.utf8)) }
+
+    @Test("Every operation decodes, with its fields and id")
+    func operations() throws {
+        #expect(try decode(#"{"op":"get"}"#) == Request(.get))
+        #expect(try decode(#"{"op":"get","id":7}"#) == Request(id: .number(7), .get))
+        #expect(try decode(#"{"op":"status","id":"a"}"#) == Request(id: .string("a"), .status))
+        #expect(try decode(#"{"op":"lock"}"#).operation == .lock)
+        #expect(try decode(#"{"op":"unlock"}"#).operation == .unlock)
+        #expect(try decode(#"{"op":"unsubscribe"}"#).operation == .unsubscribe)
+        #expect(try decode(#"{"op":"set-mask","mask":"portrait|landscape"}"#).operation == .setMask([.portrait, .landscape]))
+        #expect(try decode(#"{"op":"set-mask","mask":"default"}"#).operation == .setMask(nil))
+        #expect(try decode(#"{"op":"subscribe"}"#).operation == .subscribe(SubscriptionSettings()))
+        let full = try decode(#"{"op":"subscribe","mask":"landscape","preferred":"landscape-right","changes":"interface","autorotate":false,"future":1}"#)
+        #expect(full.operation == .subscribe(SubscriptionSettings(
+            mask: .landscape, preferred: .landscapeRight, changes: .interface, autorotate: false)))
+    }
+
+    @Test("Bad requests name the problem with a stable code, echoing the id when there is one", arguments: [
+        ("not json", ErrorCode.badJSON, nil as RequestID?),
+        ("[1,2]", .badRequest, nil),
+        (#"{"id":3}"#, .badRequest, .number(3)),
+        (#"{"op":"fly","id":4}"#, .unknownOperation, .number(4)),
+        (#"{"op":"subscribe","mask":"sideways","id":"m"}"#, .badField, .string("m")),
+        (#"{"op":"subscribe","mask":5}"#, .badField, nil),
+        (#"{"op":"subscribe","preferred":"up"}"#, .badField, nil),
+        (#"{"op":"subscribe","changes":"some"}"#, .badField, nil),
+        (#"{"op":"subscribe","autorotate":"no"}"#, .badField, nil),
+        (#"{"op":"set-mask"}"#, .badField, nil),
+        (#"{"op":"get","id":{"x":1}}"#, .badField, nil),
+    ])
+    func badRequests(text: String, code: ErrorCode, id: RequestID?) {
+        #expect {
+            try decode(text)
+        } throws: { error in
+            guard let error = error as? ProtocolError else { return false }
+            return error.code == code && error.id == id && !error.message.isEmpty
+        }
+    }
+}
+
+@Suite("Reply and event lines")
+struct MessagesTests {
+    @Test("Strings are escaped, and every line decodes back")
+    func escaping() throws {
+        let error = ProtocolError(.badField, "bad \"mask\"\n\t\u{1}é", id: .string("q\"1"))
+        let line = Messages.errorReply(error)
+        #expect(line.hasSuffix("}\n"))
+        #expect(!line.dropLast().contains("\n"))
+        let decoded = try ServerMessage.decode(Array(line.utf8))
+        #expect(decoded.ok == false)
+        #expect(decoded.id == .string("q\"1"))
+        #expect(decoded.error?.code == "bad-field")
+        #expect(decoded.error?.message == "bad \"mask\"\n\t\u{1}é")
+    }
+
+    @Test("States carry the device, interface, flags, mask name and time")
+    func state() throws {
+        let state = OrientationState(
+            device: .landscapeLeft, interface: .landscapeRight, locked: true, mask: [.portrait, .landscape],
+            sensor: .available, time: 12.5)
+        let event = try ServerMessage.decode(Array(Messages.orientationEvent(state).utf8))
+        #expect(event.event == "orientation")
+        #expect(event.device == "landscape-left")
+        #expect(event.interface == "landscape-right")
+        #expect(event.locked == true)
+        #expect(event.mask == "all-but-upside-down")
+        #expect(event.sensor == "available")
+        #expect(event.t == 12.5)
+        let unknown = OrientationState(device: .unknown, interface: .unknown, locked: false, mask: .all, sensor: .none, time: nil)
+        #expect(Messages.stateReply(id: .number(1), unknown)
+            == #"{"ok":true,"id":1,"device":"unknown","interface":"unknown","locked":false,"mask":"all","sensor":"none","t":null}"# + "\n")
+    }
+}

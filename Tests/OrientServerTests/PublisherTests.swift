@@ -1,0 +1,164 @@
+import OrientCore
+import OrientProtocol
+import OrientServer
+import Testing
+
+/// A sink that records what it was sent, and can pretend its socket is full.
+final class RecordingSink: SubscriberSink {
+    var isWritable = true
+    private(set) var lines: [String] = []
+
+    func send(_ line: String) {
+        lines.append(contentsOf: line.split(separator: "\n").map(String.init))
+    }
+
+    var messages: [ServerMessage] { lines.map { try! ServerMessage.decode(Array($0.utf8)) } }
+    var events: [ServerMessage] { messages.filter { $0.event != nil } }
+}
+
+@Suite("Publisher")
+struct PublisherTests {
+    private func publisher(mask: InterfaceOrientationMask = .all, state: PersistentState = PersistentState()) -> Publisher {
+        Publisher(settings: .init(configuredMask: mask), persistent: state, version: "test")
+    }
+
+    private func reply(_ line: String) -> ServerMessage { try! ServerMessage.decode(Array(line.split(separator: "\n")[0].utf8)) }
+
+    @Test("Each subscriber's interface is resolved under the system mask ∩ its own mask")
+    func perSubscriberMasks() {
+        let p = publisher()
+        let all = RecordingSink()
+        let landscape = RecordingSink()
+        let portrait = RecordingSink()
+        _ = p.subscribe(all, settings: SubscriptionSettings(), id: nil)
+        _ = p.subscribe(landscape, settings: SubscriptionSettings(mask: .landscape, preferred: .landscapeLeft), id: nil)
+        _ = p.subscribe(portrait, settings: SubscriptionSettings(mask: .portrait), id: nil)
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        for (time, device) in [(1.0, DeviceOrientation.portrait), (2, .landscapeLeft), (3, .faceUp), (4, .portraitUpsideDown)] {
+            p.deviceChanged(device, time: time)
+        }
+        #expect(all.events.compactMap(\.interface).suffix(4) == ["portrait", "landscape-right", "landscape-right", "portrait-upside-down"])
+        #expect(landscape.events.compactMap(\.interface).suffix(4) == ["landscape-left", "landscape-right", "landscape-right", "landscape-right"])
+        #expect(Set(portrait.events.compactMap(\.interface).suffix(4)) == ["portrait"])
+        #expect(p.systemState.interface == .portraitUpsideDown)
+    }
+
+    @Test("changes=interface wakes a subscriber only when its interface changes")
+    func interfaceOnly() {
+        let p = publisher()
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(changes: .interface), id: nil)
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.deviceChanged(.portrait, time: 1)
+        p.deviceChanged(.faceUp, time: 2)
+        p.deviceChanged(.faceDown, time: 3)
+        p.deviceChanged(.landscapeRight, time: 4)
+        #expect(sink.events.compactMap(\.interface) == ["portrait", "landscape-left"])
+    }
+
+    @Test("A subscriber whose socket is full gets only the newest state when it drains")
+    func coalescing() {
+        let p = publisher()
+        let slow = RecordingSink()
+        let fast = RecordingSink()
+        _ = p.subscribe(slow, settings: SubscriptionSettings(), id: nil)
+        _ = p.subscribe(fast, settings: SubscriptionSettings(), id: nil)
+        slow.isWritable = false
+        let before = slow.lines.count
+        for i in 0..<1000 {
+            p.deviceChanged(i % 2 == 0 ? .portrait : .landscapeLeft, time: Double(i))
+        }
+        #expect(slow.lines.count == before, "nothing queued while the socket is full")
+        #expect(fast.events.count == 1000, "others are not held back")
+        slow.isWritable = true
+        p.writable(slow)
+        #expect(slow.lines.count == before + 1)
+        #expect(slow.events.last?.t == 999)
+        #expect(slow.events.last?.device == "landscape-left")
+    }
+
+    @Test("Changing a subscription resolves at once: the reply, and an event when the interface changes")
+    func resubscribe() {
+        let p = publisher()
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        p.deviceChanged(.portrait, time: 1)
+        let lines = p.subscribe(sink, settings: SubscriptionSettings(mask: .landscape, preferred: .landscapeRight), id: .number(9))
+        let parts = lines.split(separator: "\n").map { try! ServerMessage.decode(Array($0.utf8)) }
+        #expect(parts.count == 2)
+        #expect(parts[0].id == .number(9) && parts[0].interface == "landscape-right")
+        #expect(parts[1].event == "orientation" && parts[1].interface == "landscape-right")
+        let unchanged = p.subscribe(sink, settings: SubscriptionSettings(mask: .landscape, preferred: .landscapeRight), id: nil)
+        #expect(unchanged.split(separator: "\n").count == 1)
+    }
+
+    @Test("Autorotation off holds one client's interface; others follow the device")
+    func perClientLock() {
+        let p = publisher()
+        let held = RecordingSink()
+        let free = RecordingSink()
+        p.deviceChanged(.portrait, time: 1)
+        _ = p.subscribe(held, settings: SubscriptionSettings(autorotate: false), id: nil)
+        _ = p.subscribe(free, settings: SubscriptionSettings(), id: nil)
+        p.deviceChanged(.landscapeLeft, time: 2)
+        #expect(held.events.last?.interface == "portrait")
+        #expect(free.events.last?.interface == "landscape-right")
+    }
+
+    @Test("The system lock holds every interface; unlocking catches up; the change is persisted")
+    func systemLock() {
+        let p = publisher()
+        var saved: [PersistentState] = []
+        p.persist = { saved.append($0) }
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        p.deviceChanged(.portrait, time: 1)
+        #expect(reply(p.setLocked(true, id: nil)).locked == true)
+        p.deviceChanged(.landscapeLeft, time: 2)
+        #expect(sink.events.last?.interface == "portrait")
+        #expect(sink.events.last?.locked == true)
+        _ = p.setLocked(false, id: nil)
+        #expect(sink.events.last?.interface == "landscape-right")
+        #expect(saved == [PersistentState(locked: true), PersistentState(locked: false)])
+    }
+
+    @Test("A mask that would strand a subscriber is refused and nothing changes")
+    func strandingMask() {
+        let p = publisher()
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(mask: .portrait), id: nil)
+        let refused = reply(p.setMask(.landscape, id: .number(1)))
+        #expect(refused.error?.code == "empty-mask")
+        #expect(p.systemMask == .all)
+        #expect(reply(p.setMask([.portrait, .landscapeLeft], id: nil)).mask == "portrait|landscape-left")
+        #expect(reply(p.setMask(nil, id: nil)).mask == "all", "default restores the configured mask")
+    }
+
+    @Test("A state that cannot be saved is an error to the client, and nothing changes")
+    func persistFailure() {
+        struct DiskFull: Error {}
+        let p = publisher()
+        p.persist = { _ in throw DiskFull() }
+        #expect(reply(p.setLocked(true, id: nil)).error?.code == "internal-error")
+        #expect(p.locked == false)
+    }
+
+    @Test("A subscriber's empty effective mask is refused")
+    func emptySubscription() {
+        let p = publisher(mask: .portrait)
+        let sink = RecordingSink()
+        #expect(reply(p.subscribe(sink, settings: SubscriptionSettings(mask: .landscape), id: nil)).error?.code == "empty-mask")
+        #expect(!p.isSubscribed(sink))
+    }
+
+    @Test("Losing the sensor makes the device unknown and keeps the interface; the restored lock applies at start")
+    func sensorLoss() {
+        let p = publisher(state: PersistentState(locked: true, mask: .allButUpsideDown))
+        #expect(p.systemState.locked && p.systemMask == .allButUpsideDown)
+        p.deviceChanged(.landscapeRight, time: 1)
+        p.sensorLost(.unavailable)
+        #expect(p.systemState.device == .unknown)
+        #expect(p.systemState.interface == .landscapeLeft)
+        #expect(p.systemState.sensor == .unavailable)
+    }
+}
