@@ -20,9 +20,14 @@ struct OrientdProcess {
         return folder.appendingPathComponent("orientd").path
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Output {
+    /// orientctl, beside orientd.
+    static var orientctl: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("orientctl").path
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable ?? binary)
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -41,5 +46,31 @@ struct OrientdProcess {
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self)
         )
+    }
+
+    /// Runs a command that does not end by itself, until it has printed `lines` lines or `timeout` passed.
+    static func runUntil(_ arguments: [String], executable: String, lines wanted: Int, timeout: Double) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var text = ""
+        let deadline = Date().addingTimeInterval(timeout)
+        let fd = out.fileHandleForReading.fileDescriptor
+        while Date() < deadline, text.split(separator: "\n").count < wanted {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { continue }
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return text.split(separator: "\n").map(String.init)
     }
 }

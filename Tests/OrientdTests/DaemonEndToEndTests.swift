@@ -1,0 +1,275 @@
+import Foundation
+import OrientCore
+import OrientProtocol
+import OrientScenarios
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real daemon on a replayed trace, over a real socket, driven by raw clients and the real orientctl.
+@Suite("orientd run, end to end", .serialized)
+struct DaemonEndToEndTests {
+    /// A short recording (about 20 s at 50 Hz) with its expected changes.
+    static func trace(seed: UInt64 = 21) throws -> (path: String, expected: ExpectedChanges) {
+        let path = try writeTrace(ScenarioLibrary.session(rate: 50, seed: seed))
+        return (path, try ExpectedChanges(trace: path))
+    }
+
+    @Test("Subscribers with different masks each get their own interface sequence")
+    func subscribersWithMasks() throws {
+        let (path, expected) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--replay-wait-for", "3"])
+        try daemon.waitUntilListening()
+        let settings: [(String, InterfaceOrientationMask, InterfaceOrientation?)] = [
+            (#""op":"subscribe""#, .all, nil),
+            (#""op":"subscribe","mask":"landscape","preferred":"landscape-left""#, .landscape, .landscapeLeft),
+            (#""op":"subscribe","mask":"portrait|landscape-right""#, [.portrait, .landscapeRight], nil),
+        ]
+        let clients = try settings.map { fields, _, _ in
+            let client = try LineClient(path: daemon.socket)
+            #expect(client.request(fields)?.ok == true)
+            return client
+        }
+        let finalTime = try #require(expected.devices.last?.time)
+        for (client, (_, mask, preferred)) in zip(clients, settings) {
+            let events = collectEvents(client, until: finalTime)
+            #expect(dedupInterfaces(events) == (try expected.interfaces(mask: mask, preferred: preferred)), "mask \(mask)")
+            #expect(events.compactMap(\.device).filter { $0 != "unknown" } == expected.devices.map(\.device.rawValue))
+        }
+        #expect(daemon.signal(SIGTERM) == 0)
+    }
+
+    @Test("A subscriber that never reads does not hold back the others")
+    func stalledSubscriber() throws {
+        let (path, expected) = try Self.trace(seed: 22)
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "20", "--replay-wait-for", "2"])
+        try daemon.waitUntilListening()
+        let stalled = try LineClient(path: daemon.socket)
+        stalled.send("{\"op\":\"subscribe\"}\n")
+        let active = try LineClient(path: daemon.socket)
+        #expect(active.request(#""op":"subscribe""#)?.ok == true)
+        let finalTime = try #require(expected.devices.last?.time)
+        let events = collectEvents(active, until: finalTime)
+        #expect(events.last?.t == finalTime)
+        #expect(dedupInterfaces(events) == (try expected.interfaces(mask: .all)))
+        // When it finally reads, the stalled client's last event is the newest state.
+        var last: ServerMessage?
+        while let message = stalled.readMessage(timeout: 1) { last = message }
+        #expect(last?.t == finalTime)
+    }
+
+    @Test("Many subscribers at once all receive every change")
+    func manySubscribers() throws {
+        let (path, expected) = try Self.trace(seed: 23)
+        let count = 150
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "20", "--replay-wait-for", "\(count)"])
+        try daemon.waitUntilListening()
+        let clients = try (0..<count).map { _ in try LineClient(path: daemon.socket) }
+        for client in clients { client.send("{\"op\":\"subscribe\",\"id\":1}\n") }
+        let finalTime = try #require(expected.devices.last?.time)
+        let wanted = expected.devices.map(\.device.rawValue)
+        var complete = 0
+        for client in clients {
+            let devices = collectEvents(client, until: finalTime).compactMap(\.device).filter { $0 != "unknown" }
+            if devices == wanted { complete += 1 }
+        }
+        #expect(complete == count)
+    }
+
+    @Test("Bad requests get error objects and the connection stays usable; an oversized line closes it")
+    func badRequests() throws {
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path])
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: daemon.socket)
+        for (line, code) in [("garbage", "bad-json"), (#"{"op":"teleport"}"#, "unknown-op"),
+                             (#"{"op":"subscribe","mask":"sideways"}"#, "bad-field"), ("[]", "bad-request")] {
+            client.send(line + "\n")
+            let reply = client.readMessage()
+            #expect(reply?.ok == false && reply?.error?.code == code, "\(line)")
+        }
+        #expect(client.request(#""op":"get""#)?.ok == true, "still connected")
+
+        let abusive = try LineClient(path: daemon.socket)
+        abusive.send(String(repeating: "x", count: 70 * 1024))
+        #expect(abusive.readMessage()?.error?.code == "line-too-long")
+        #expect(abusive.readLine(timeout: 5) == nil, "then the connection is closed")
+        #expect(client.request(#""op":"status""#)?.ok == true, "others are not disturbed")
+    }
+
+    @Test("More clients than --max-clients: the extra one gets an error and is closed")
+    func clientLimit() throws {
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path, "--max-clients", "2"])
+        try daemon.waitUntilListening()
+        // The start-up probe counts as a client until the daemon has seen it hang up.
+        usleep(300_000)
+        let first = try LineClient(path: daemon.socket)
+        let second = try LineClient(path: daemon.socket)
+        #expect(first.request(#""op":"get""#)?.ok == true)
+        #expect(second.request(#""op":"get""#)?.ok == true)
+        let third = try LineClient(path: daemon.socket)
+        #expect(third.readMessage()?.error?.code == "too-many-clients")
+        #expect(third.readLine(timeout: 5) == nil)
+    }
+
+    @Test("lock, unlock and set-mask: root may; another user may not unless in the control group")
+    func permissions() throws {
+        try #require(getuid() == 0, "needs root to run a client as another user")
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path, "--control-group", "4242"])
+        try daemon.waitUntilListening()
+        let root = try LineClient(path: daemon.socket)
+        #expect(root.request(#""op":"lock""#)?.locked == true)
+        #expect(root.request(#""op":"set-mask","mask":"landscape""#)?.mask == "landscape")
+        #expect(root.request(#""op":"set-mask","mask":"default""#)?.mask == "all")
+        #expect(root.request(#""op":"unlock""#)?.locked == false)
+
+        func asUser(gid: Int, _ arguments: [String]) throws -> OrientdProcess.Output {
+            try OrientdProcess.run(
+                ["--reuid=65534", "--regid=\(gid)", "--clear-groups", OrientdProcess.orientctl, "--socket", daemon.socket]
+                    + arguments, executable: "/usr/bin/setpriv")
+        }
+        let denied = try asUser(gid: 65534, ["lock"])
+        #expect(denied.status == 77, "\(denied.stderr)")
+        #expect(denied.stderr.contains("permission-denied"))
+        #expect(try asUser(gid: 65534, ["get"]).status == 0, "anyone may read")
+        #expect(try asUser(gid: 4242, ["lock"]).status == 0, "the control group may")
+        #expect(root.request(#""op":"get""#)?.locked == true)
+    }
+
+    @Test("SIGHUP reloads a good configuration and keeps the running one when the file is bad")
+    func reload() throws {
+        let (path, _) = try Self.trace()
+        let folder = try DaemonHarness.makeFolder()
+        let config = folder + "/orientd.conf"
+        try "mask: all\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: daemon.socket)
+        #expect(client.request(#""op":"get""#)?.mask == "all")
+
+        try "mask: landscape\npreferred: landscape-left\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(waitFor { client.request(#""op":"get""#)?.mask == "landscape" })
+
+        try "mask: landscape\nbogus-key: 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(waitFor { daemon.log.contains("configuration not reloaded") })
+        #expect(daemon.log.contains("orientd.conf:2: bogus-key: unknown key"))
+        #expect(client.request(#""op":"get""#)?.mask == "landscape", "the running configuration is kept")
+    }
+
+    @Test("A clean stop removes the socket; a restart restores the lock; a corrupt state file is not fatal")
+    func restart() throws {
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path])
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: daemon.socket)
+        #expect(client.request(#""op":"lock""#)?.locked == true)
+        #expect(client.request(#""op":"set-mask","mask":"all-but-upside-down""#)?.ok == true)
+        #expect(daemon.signal(SIGTERM) == 0)
+        #expect(client.readLine(timeout: 5) == nil, "connected clients see end of file")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+
+        try daemon.restart(["--replay", path])
+        try daemon.waitUntilListening()
+        let again = try LineClient(path: daemon.socket)
+        let state = again.request(#""op":"get""#)
+        #expect(state?.locked == true)
+        #expect(state?.mask == "all-but-upside-down")
+        #expect(daemon.signal(SIGTERM) == 0)
+
+        try "{\"version\":1,\"locked\":tru".write(toFile: daemon.stateDirectory + "/state.json", atomically: true, encoding: .utf8)
+        try daemon.restart(["--replay", path])
+        try daemon.waitUntilListening()
+        #expect(try LineClient(path: daemon.socket).request(#""op":"get""#)?.locked == false)
+        #expect(daemon.log.contains("not a valid state file"))
+    }
+
+    @Test("A kill -9 leaves a stale socket file; the next start replaces it")
+    func staleSocket() throws {
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path])
+        try daemon.waitUntilListening()
+        daemon.signal(SIGKILL)
+        #expect(FileManager.default.fileExists(atPath: daemon.socket))
+        try daemon.restart(["--replay", path])
+        try daemon.waitUntilListening()
+        #expect(try LineClient(path: daemon.socket).request(#""op":"get""#)?.ok == true)
+        // A second daemon on a live socket refuses to start instead of stealing it.
+        let intruder = try DaemonHarness(["--replay", path], folder: daemon.folder, socket: daemon.socket)
+        intruder.process.waitUntilExit()
+        #expect(intruder.process.terminationStatus != 0)
+        #expect(intruder.log.contains("is in use"))
+    }
+
+    @Test("Socket activation: the daemon serves an inherited listening socket and leaves its file alone",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
+    func socketActivation() throws {
+        let (path, _) = try Self.trace()
+        let folder = try DaemonHarness.makeFolder()
+        let socket = folder + "/activated.sock"
+        let daemon = try DaemonHarness(
+            ["--replay", path], folder: folder, socket: socket,
+            launcher: ["/usr/bin/systemd-socket-activate", "-l", socket])
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        #expect(client.request(#""op":"get""#)?.ok == true)
+        #expect(waitFor { daemon.log.contains("inherited socket") })
+        daemon.signal(SIGTERM)
+        #expect(FileManager.default.fileExists(atPath: socket), "systemd owns the socket file")
+    }
+
+    @Test("orientctl: get, status, monitor, mask errors, and a daemon that is not running")
+    func orientctl() throws {
+        let (path, expected) = try Self.trace(seed: 24)
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "10"])
+        try daemon.waitUntilListening()
+        let get = try OrientdProcess.run(["--socket", daemon.socket, "get", "--json"], executable: OrientdProcess.orientctl)
+        #expect(get.status == 0)
+        #expect(get.stdout.contains("\"device\":"))
+        let status = try OrientdProcess.run(["status", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
+        #expect(status.status == 0 && status.stdout.hasPrefix("orientd "))
+        let bad = try OrientdProcess.run(["mask", "sideways", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
+        #expect(bad.status == 65 && bad.stderr.contains("bad-field"))
+        let gone = try OrientdProcess.run(["get", "--socket", daemon.folder + "/nothing.sock"], executable: OrientdProcess.orientctl)
+        #expect(gone.status == 69 && gone.stderr.contains("not running"))
+        // monitor prints the subscription's state then one line per change, flushed as they come.
+        let monitor = try OrientdProcess.runUntil(
+            ["monitor", "--json", "--socket", daemon.socket], executable: OrientdProcess.orientctl,
+            lines: min(4, expected.devices.count), timeout: 20)
+        #expect(monitor.count >= min(4, expected.devices.count))
+        #expect(monitor.dropFirst().allSatisfy { $0.contains("\"event\":\"orientation\"") })
+    }
+
+    @Test("orientctl watch --exec runs the hook with the orientation in its environment")
+    func watch() throws {
+        let (path, expected) = try Self.trace(seed: 25)
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--exit-at-end"])
+        try daemon.waitUntilListening()
+        let record = daemon.folder + "/hook.log"
+        let hook = "echo \"$ORIENTD_PREVIOUS_INTERFACE>$ORIENTD_INTERFACE/$ORIENTD_DEVICE\" >> \(record)"
+        let output = try OrientdProcess.run(["watch", "--exec", hook, "--socket", daemon.socket], executable: OrientdProcess.orientctl)
+        #expect(output.status == 69, "watch ends when the daemon stops at the end of the replay")
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        let interfaces = lines.map { String($0.split(separator: ">")[1].split(separator: "/")[0]) }
+        #expect(interfaces == (try expected.interfaces(mask: .all)))
+        #expect(lines.first?.hasPrefix("unknown>") == true)
+        for (previous, next) in zip(lines, lines.dropFirst()) {
+            #expect(next.hasPrefix(String(previous.split(separator: ">")[1].split(separator: "/")[0]) + ">"))
+        }
+    }
+}
+
+/// Polls `condition` for up to `timeout` seconds.
+func waitFor(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return false
+}

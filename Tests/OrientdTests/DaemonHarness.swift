@@ -1,0 +1,229 @@
+import Foundation
+import OrientCore
+import OrientProtocol
+import OrientScenarios
+import OrientTrace
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `orientd run` in its own temporary folder, with its socket and state there.
+final class DaemonHarness {
+    let folder: String
+    let socket: String
+    let stateDirectory: String
+    let logPath: String
+    private(set) var process: Process
+
+    /// Starts `orientd run` with `arguments` plus a socket, a state directory and (unless given) an empty config.
+    init(_ arguments: [String], folder: String? = nil, socket: String? = nil, launcher: [String] = []) throws {
+        let folder = try folder ?? Self.makeFolder()
+        self.folder = folder
+        self.socket = socket ?? folder + "/orientd.sock"
+        self.stateDirectory = folder + "/state"
+        self.logPath = folder + "/orientd-\(UUID().uuidString.prefix(8)).log"
+        var full = ["run", "--state-dir", stateDirectory] + arguments
+        if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
+        if launcher.isEmpty { full += ["--socket", self.socket] }
+        process = try Self.launch(full, launcher: launcher, log: logPath)
+    }
+
+    static func makeFolder() throws -> String {
+        let path = "/tmp/orientd-e2e-\(UUID().uuidString.prefix(12))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(path, 0o755)  // Other users (the permission tests) must reach the socket.
+        return path
+    }
+
+    private static func launch(_ arguments: [String], launcher: [String], log: String) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let process = Process()
+        if launcher.isEmpty {
+            process.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: launcher[0])
+            process.arguments = Array(launcher.dropFirst()) + [OrientdProcess.binary] + arguments
+        }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits until the socket accepts connections.
+    func waitUntilListening(timeout: Double = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let client = try? LineClient(path: socket) {
+                client.close()
+                return
+            }
+            guard process.isRunning else { throw HarnessError("orientd exited early:\n\(log)") }
+            usleep(20_000)
+        }
+        throw HarnessError("orientd did not listen within \(timeout) s:\n\(log)")
+    }
+
+    /// Sends a signal; for SIGTERM waits for the exit and returns the status.
+    @discardableResult
+    func signal(_ number: Int32) -> Int32? {
+        kill(process.processIdentifier, number)
+        guard number == SIGTERM || number == SIGINT || number == SIGKILL else { return nil }
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Restarts the daemon with the same folder, socket and state.
+    func restart(_ arguments: [String]) throws {
+        if process.isRunning { signal(SIGTERM) }
+        var full = ["run", "--state-dir", stateDirectory, "--socket", socket] + arguments
+        if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
+        process = try Self.launch(full, launcher: [], log: logPath)
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A raw protocol client: a Unix socket, lines in and out, with timeouts.
+final class LineClient {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let error = errno
+            Glibc.close(fd)
+            throw HarnessError("connect \(path): \(String(cString: strerror(error)))")
+        }
+    }
+
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            // MSG_NOSIGNAL: a daemon that hung up is an error to see, not a SIGPIPE that kills the tests.
+            let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// The next line, or `nil` on end of file or timeout.
+    func readLine(timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    func readMessage(timeout: Double = 10) -> ServerMessage? {
+        guard let line = readLine(timeout: timeout) else { return nil }
+        return try? ServerMessage.decode(Array(line.utf8))
+    }
+
+    /// Sends a request with a fresh id and returns its reply, skipping events.
+    func request(_ fields: String, timeout: Double = 10) -> ServerMessage? {
+        let id = nextID
+        nextID += 1
+        send("{\"id\":\(id),\(fields)}\n")
+        while let message = readMessage(timeout: timeout) {
+            if message.id == .number(Double(id)) { return message }
+        }
+        return nil
+    }
+
+    /// Closes the connection once; the descriptor number may be reused by the next socket at once.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    deinit { close() }
+}
+
+/// The changes a trace should produce, computed in-process with the engine's defaults.
+struct ExpectedChanges {
+    let devices: [(time: Double, device: DeviceOrientation)]
+
+    init(trace path: String) throws {
+        let reader = try TraceReader(path: path)
+        var engine = try OrientationEngine(mountMatrix: reader.metadata.mountMatrix ?? .identity, tracker: InterfaceOrientationTracker())
+        var devices: [(Double, DeviceOrientation)] = []
+        while let sample = try reader.next() {
+            if let change = try engine.feed(sample) { devices.append((change.time, change.device)) }
+        }
+        self.devices = devices
+    }
+
+    /// The interface orientations a subscriber with `mask` and `preferred` sees, repeats removed.
+    func interfaces(mask: InterfaceOrientationMask, preferred: InterfaceOrientation? = nil) throws -> [String] {
+        var tracker = try InterfaceOrientationTracker(clientMask: mask, preferred: preferred)
+        var result: [String] = []
+        for (_, device) in devices {
+            tracker.update(device: device)
+            if tracker.interface != .unknown, result.last != tracker.interface.rawValue { result.append(tracker.interface.rawValue) }
+        }
+        return result
+    }
+}
+
+/// Reads events until one at `finalTime` arrives; returns every event's message.
+func collectEvents(_ client: LineClient, until finalTime: Double, timeout: Double = 30) -> [ServerMessage] {
+    var events: [ServerMessage] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline, let message = client.readMessage(timeout: deadline.timeIntervalSinceNow) {
+        guard message.event != nil else { continue }
+        events.append(message)
+        if message.t == finalTime { break }
+    }
+    return events
+}
+
+func dedupInterfaces(_ events: [ServerMessage]) -> [String] {
+    var result: [String] = []
+    for interface in events.compactMap(\.interface) where interface != "unknown" && result.last != interface {
+        result.append(interface)
+    }
+    return result
+}
