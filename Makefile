@@ -3,10 +3,22 @@
 export PATH := $(PATH):/opt/swift/usr/bin
 
 SWIFT ?= swift
-DEMO_TRACE ?= Traces/demo.trace
-HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DOCDIR = $(PREFIX)/share/doc/orientd
+# systemd and udev look only in these, whatever PREFIX is.
+UNITDIR ?= /etc/systemd/system
+UDEVRULESDIR ?= /etc/udev/rules.d
+SYSCONFDIR ?= /etc
 
-.PHONY: deps build release run test demo-trace clean
+DEMO_TRACE ?= Traces/demo.trace
+RUN_DIR ?= $(CURDIR)/.build/run
+HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
+# The Swift runtime linked in: about half the resident set of a dynamically linked build (see BENCHMARKS.md).
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+.PHONY: deps build release run test check-units install demo-trace clean
 
 deps:
 	scripts/install-deps.sh
@@ -15,17 +27,47 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product orientd
+	$(SWIFT) build $(RELEASE_FLAGS) --product orientd
+	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
 
-# The main job. Until the daemon lands, it classifies the demo trace and prints every change.
+# The main job: the daemon on the demo trace, looping, with its socket under .build/run. It runs until Ctrl-C;
+# from another terminal: .build/release/orientctl --socket .build/run/orientd.sock monitor
 run: release
-	.build/release/orientd classify $(DEMO_TRACE)
+	mkdir -p $(RUN_DIR)
+	@echo "orientd on $(DEMO_TRACE); try: .build/release/orientctl --socket $(RUN_DIR)/orientd.sock monitor"
+	.build/release/orientd run --replay $(DEMO_TRACE) --loop --config /dev/null \
+		--socket $(RUN_DIR)/orientd.sock --state-dir $(RUN_DIR)/state
 
 test: deps $(HWDB_FIXTURE)
 	$(SWIFT) test
+	$(MAKE) check-units
+
+# systemd's own checks of the units, with ExecStart pointing at the debug build so that verify finds it.
+check-units:
+	$(SWIFT) build --product orientd
+	mkdir -p .build/units
+	sed -e 's|@BINDIR@|$(CURDIR)/.build/debug|' -e 's|@DOCDIR@|$(CURDIR)|' Systemd/orientd.service.in > .build/units/orientd.service
+	cp Systemd/orientd.socket .build/units/
+	systemd-analyze verify .build/units/orientd.service .build/units/orientd.socket
+	systemd-analyze security --offline=true --threshold=15 .build/units/orientd.service | tail -n 1
 
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
+
+install: release
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR)
+	install -m 0755 -s .build/release/orientd .build/release/orientctl $(DESTDIR)$(BINDIR)/
+	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
+	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
+	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	# An existing configuration is kept; the sample goes beside it.
+	if [ -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf ]; then \
+		install -m 0644 Systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf.sample; \
+	else \
+		install -m 0644 Systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; \
+	fi
+	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload"
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

@@ -3,7 +3,9 @@
 # Idempotent: apt is only called when a package is missing.
 set -euo pipefail
 
-packages=(ca-certificates dpkg-dev)
+# systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test).
+# util-linux: setpriv (the permission tests run a client as another user).
+packages=(ca-certificates dpkg-dev systemd util-linux)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -20,7 +20,7 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
         public var mountMatrixRepaired: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case id, name, mode, rate, location
+            case state, id, name, mode, rate, location
             case mountMatrix = "mount-matrix"
             case mountMatrixSource = "mount-matrix-source"
             case mountMatrixRepaired = "mount-matrix-repaired"

@@ -78,3 +78,23 @@ struct MessagesTests {
             == #"{"ok":true,"id":1,"device":"unknown","interface":"unknown","locked":false,"mask":"all","sensor":"none","t":null}"# + "\n")
     }
 }
+
+@Suite("Status reply")
+struct StatusReplyTests {
+    @Test("The status line decodes with the sensor's state and description")
+    func roundTrip() throws {
+        let report = StatusReport(
+            version: "1.0", uptime: 12.3456, subscribers: 3, sampling: "on-demand", sensorState: .available,
+            sensor: .init(id: "iio:device0", name: "accel_3d", mode: "buffered", rate: 50, mountMatrix: "0, 1, 0; 1, 0, 0; 0, 0, 1",
+                          mountMatrixSource: "udev ACCEL_MOUNT_MATRIX", mountMatrixRepaired: true, location: "display"))
+        let message = try ServerMessage.decode(Array(report.reply(id: .number(5)).utf8))
+        #expect(message.ok == true && message.id == .number(5))
+        #expect(message.uptime == 12.346 && message.subscribers == 3 && message.sampling == "on-demand")
+        #expect(message.sensor == "available")
+        #expect(message.sensorInfo?.state == "available")
+        #expect(message.sensorInfo?.id == "iio:device0" && message.sensorInfo?.mode == "buffered")
+        #expect(message.sensorInfo?.mountMatrixRepaired == true)
+        let none = StatusReport(version: "1.0", uptime: 0, subscribers: 0, sampling: "always", sensorState: .none, sensor: nil)
+        #expect(try ServerMessage.decode(Array(none.reply(id: nil).utf8)).sensor == "none")
+    }
+}
