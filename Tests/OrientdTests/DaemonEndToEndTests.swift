@@ -144,6 +144,7 @@ struct DaemonEndToEndTests {
     func reload() throws {
         let (path, _) = try Self.trace()
         let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/orientd.conf"
         try "mask: all\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
@@ -211,6 +212,7 @@ struct DaemonEndToEndTests {
     func socketActivation() throws {
         let (path, _) = try Self.trace()
         let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/activated.sock"
         let daemon = try DaemonHarness(
             ["--replay", path], folder: folder, socket: socket,

@@ -16,8 +16,16 @@ final class DaemonHarness {
     let logPath: String
     private(set) var process: Process
 
+    private let ownsFolder: Bool
+    private let environment: [String: String]
+
     /// Starts `orientd run` with `arguments` plus a socket, a state directory and (unless given) an empty config.
-    init(_ arguments: [String], folder: String? = nil, socket: String? = nil, launcher: [String] = []) throws {
+    init(
+        _ arguments: [String], folder: String? = nil, socket: String? = nil, launcher: [String] = [],
+        environment: [String: String] = [:]
+    ) throws {
+        ownsFolder = folder == nil
+        self.environment = environment
         let folder = try folder ?? Self.makeFolder()
         self.folder = folder
         self.socket = socket ?? folder + "/orientd.sock"
@@ -26,7 +34,7 @@ final class DaemonHarness {
         var full = ["run", "--state-dir", stateDirectory] + arguments
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         if launcher.isEmpty { full += ["--socket", self.socket] }
-        process = try Self.launch(full, launcher: launcher, log: logPath)
+        process = try Self.launch(full, launcher: launcher, log: logPath, environment: environment)
     }
 
     static func makeFolder() throws -> String {
@@ -36,7 +44,9 @@ final class DaemonHarness {
         return path
     }
 
-    private static func launch(_ arguments: [String], launcher: [String], log: String) throws -> Process {
+    private static func launch(
+        _ arguments: [String], launcher: [String], log: String, environment: [String: String]
+    ) throws -> Process {
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         let process = Process()
@@ -50,6 +60,9 @@ final class DaemonHarness {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         try process.run()
         return process
     }
@@ -83,7 +96,7 @@ final class DaemonHarness {
         if process.isRunning { signal(SIGTERM) }
         var full = ["run", "--state-dir", stateDirectory, "--socket", socket] + arguments
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
-        process = try Self.launch(full, launcher: [], log: logPath)
+        process = try Self.launch(full, launcher: [], log: logPath, environment: environment)
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -93,6 +106,7 @@ final class DaemonHarness {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 
