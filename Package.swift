@@ -7,6 +7,11 @@ let package = Package(
         .executable(name: "orientd", targets: ["orientd"]),
         .executable(name: "orientctl", targets: ["orientctl"]),
         .library(name: "OrientCore", targets: ["OrientCore"]),
+        // For the benchmark package in Benchmarks/, which depends on this one.
+        .library(name: "OrientTrace", targets: ["OrientTrace"]),
+        .library(name: "OrientProtocol", targets: ["OrientProtocol"]),
+        .library(name: "OrientServer", targets: ["OrientServer"]),
+        .library(name: "OrientScenarios", targets: ["OrientScenarios"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,10 +38,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Thin C adapters: the libraries as they are, for OrientSensors' wrappers.
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
-            dependencies: ["OrientCore", "OrientTrace", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "OrientCore", "OrientTrace", "CIIO", "CUdev", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
         .target(
@@ -110,6 +120,11 @@ let package = Package(
         .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol"]),
         .testTarget(name: "OrientServerTests", dependencies: ["OrientServer", "OrientScenarios", "OrientTrace"]),
-        .testTarget(name: "OrientdTests", dependencies: ["OrientCore", "OrientTrace", "OrientScenarios", "orientd"]),
+        .testTarget(
+            name: "OrientdTests",
+            dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "orientd"],
+            // The umockdev testbed helper, run with python3 by the live-sensor tests.
+            exclude: ["Fixtures"]
+        ),
     ]
 )

@@ -5,7 +5,8 @@ set -euo pipefail
 
 # systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test).
 # util-linux: setpriv (the permission tests run a client as another user).
-packages=(ca-certificates dpkg-dev systemd util-linux)
+# libiio and libudev: the live sensor; umockdev: emulated sensors for the integration tests.
+packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi)
 
 missing=()
 for package in "${packages[@]}"; do

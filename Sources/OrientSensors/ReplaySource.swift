@@ -42,16 +42,18 @@ public struct ReplaySource: SampleSource {
     public let mountMatrixOverride: MountMatrix?
     private let cursor: ReplayCursor
 
-    /// Checks that the trace opens and its preamble is valid, so a bad path fails at start, not later.
+    /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
+    /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
     public init(path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil)
         throws(TraceError)
     {
-        _ = try TraceReader(path: path)
+        let reader = try TraceReader(path: path)
         self.path = path
         self.speed = speed
         self.loop = loop
         self.mountMatrixOverride = mountMatrixOverride
-        self.cursor = ReplayCursor(path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
+        self.cursor = ReplayCursor(
+            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
     }
 
     public func events() -> AsyncStream<SensorEvent> {
@@ -82,7 +84,8 @@ private final class ReplayCursor: @unchecked Sendable {
     private var period = 0.01
     private var pendingSample: AccelSample?
 
-    init(path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?) {
+    init(reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?) {
+        self.reader = reader
         self.path = path
         self.speed = speed
         self.loop = loop

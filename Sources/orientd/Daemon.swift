@@ -16,7 +16,7 @@ enum Daemon {
         configuration: DaemonConfiguration, options: RunOptions, environment: [String: String],
         reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
     ) async throws {
-        let source = try SourceChoice.make(options: options, configuration: configuration)
+        let source = try SourceChoice.make(options: options, configuration: configuration, logger: logger)
         let listener = SocketActivation.listener(environment: environment) ?? .path(
             configuration.socketPath, mode: configuration.socketMode)
         let notifier = SystemdNotifier(environment: environment)
@@ -54,8 +54,10 @@ enum Daemon {
         let reloader = ReloadService {
             do {
                 let next = try reload()
-                if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory {
-                    logger.warning("socket and state-directory changes take effect at the next start")
+                if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory
+                    || next.device != configuration.device || next.rate != configuration.rate
+                {
+                    logger.warning("socket, state-directory, device and rate changes take effect at the next start")
                 }
                 try? await loop.submit {
                     publisher.value.reconfigure(publisherSettings(next))

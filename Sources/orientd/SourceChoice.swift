@@ -1,9 +1,10 @@
+import Logging
 import OrientSensors
 import OrientServer
 
 /// Which sample source `orientd run` reads: a replayed trace, or the live sensor.
 enum SourceChoice {
-    static func make(options: RunOptions, configuration: DaemonConfiguration) throws -> any SampleSource {
+    static func make(options: RunOptions, configuration: DaemonConfiguration, logger: Logger) throws -> any SampleSource {
         if let replay = options.replay {
             do {
                 return try ReplaySource(
@@ -13,6 +14,9 @@ enum SourceChoice {
                 throw ServerError("\(error)")
             }
         }
-        throw ServerError("live IIO sensors are not in this build yet; use --replay TRACE")
+        return IIOSampleSource(
+            configuration: LiveSensorConfiguration(
+                device: configuration.device, mountMatrixOverride: configuration.mountMatrix, rate: configuration.rate),
+            logger: logger)
     }
 }

@@ -177,8 +177,9 @@ public final class Publisher {
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
+    /// Once a sensor has been seen, its absence is `unavailable`; `none` means none was ever found.
     public func sensorLost(_ state: SensorState) {
-        sensor = state
+        sensor = state == .none && sensorDescription != nil ? .unavailable : state
         device = .unknown
         systemView.update(device: .unknown)
         for subscriber in subscribers.values { subscriber.update(device: .unknown) }

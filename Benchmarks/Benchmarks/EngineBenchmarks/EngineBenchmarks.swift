@@ -1,0 +1,91 @@
+import Benchmark
+import OrientCore
+import OrientProtocol
+import OrientScenarios
+import OrientServer
+import OrientTrace
+
+/// A million samples of people turning tablets at 100 Hz (about 2.8 hours), with times made continuous.
+let recording: [AccelSample] = {
+    var samples: [AccelSample] = []
+    var offset = 0.0
+    var seed: UInt64 = 1
+    while samples.count < 1_000_000 {
+        let session = ScenarioLibrary.session(rate: 100, seed: seed)
+        for sample in session.samples {
+            samples.append(AccelSample(time: offset + sample.time, acceleration: sample.acceleration))
+        }
+        offset = samples.last!.time + 0.01
+        seed += 1
+    }
+    return Array(samples.prefix(1_000_000))
+}()
+
+/// The same recording as trace text, one line each.
+let traceLines: [[UInt8]] = recording.prefix(100_000).map { Array(TraceFormat.line($0).utf8.dropLast()) }
+
+/// A subscriber that only counts what it is sent.
+final class CountingSink: SubscriberSink {
+    var isWritable: Bool { true }
+    var count = 0
+    func send(_ line: String) { count += 1 }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 50)
+
+    Benchmark("Classifier, 1M samples", configuration: .init(scalingFactor: .mega)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var classifier = try OrientationClassifier()
+            var changes = 0
+            for sample in recording where try classifier.feed(sample) != nil { changes += 1 }
+            blackHole(changes)
+        }
+    }
+
+    Benchmark("Engine (mount matrix + classifier), 1M samples", configuration: .init(scalingFactor: .mega)) { benchmark in
+        let matrix = MountMatrix(x: Vector3(0, -1, 0), y: Vector3(-1, 0, 0), z: Vector3(0, 0, 1))
+        for _ in benchmark.scaledIterations {
+            var engine = try OrientationEngine(mountMatrix: matrix, tracker: InterfaceOrientationTracker())
+            var changes = 0
+            for sample in recording where try engine.feed(sample) != nil { changes += 1 }
+            blackHole(changes)
+        }
+    }
+
+    Benchmark("Trace line parsing, 100k lines", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var parser = TraceLineParser()
+            var header = Array("t,x,y,z".utf8)
+            _ = try header.withUnsafeMutableBufferPointer { try parser.parse(line: UnsafeBufferPointer($0), number: 1) }
+            var sum = 0.0
+            for (index, line) in traceLines.enumerated() {
+                if let sample = try line.withUnsafeBufferPointer({ try parser.parse(line: $0, number: index + 2) }) {
+                    sum += sample.acceleration.x
+                }
+            }
+            blackHole(sum)
+        }
+    }
+
+    for subscribers in [1, 100, 1000] {
+        Benchmark("Publisher fan-out of one change to \(subscribers) subscribers") { benchmark in
+            let publisher = Publisher(settings: .init(), persistent: PersistentState(), version: "bench")
+            let sinks = (0..<subscribers).map { _ in CountingSink() }
+            let masks: [InterfaceOrientationMask] = [.all, .landscape, .allButUpsideDown, .portrait]
+            for (index, sink) in sinks.enumerated() {
+                _ = publisher.subscribe(sink, settings: SubscriptionSettings(mask: masks[index % masks.count]), id: nil)
+            }
+            let devices: [DeviceOrientation] = [.portrait, .landscapeLeft, .faceUp, .landscapeRight]
+            var time = 0.0
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                time += 1
+                publisher.deviceChanged(devices[iteration % devices.count], time: time)
+            }
+            benchmark.stopMeasurement()
+            blackHole(sinks[0].count)
+        }
+    }
+}

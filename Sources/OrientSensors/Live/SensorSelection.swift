@@ -1,0 +1,39 @@
+/// Chooses the accelerometer that drives the screen.
+public enum SensorSelection {
+    public enum Choice: Sendable, Equatable {
+        case chosen(AccelerometerCandidate, reason: String)
+        case none(reason: String)
+    }
+
+    /// A configured name, id or path wins; otherwise the first display sensor (by id). A base (keyboard)
+    /// sensor is used only when configured, since it turns with the keyboard, not the screen.
+    public static func choose(from candidates: [AccelerometerCandidate], configured: String?) -> Choice {
+        let sorted = candidates.sorted { $0.id.localizedStandardLess($1.id) }
+        if let configured {
+            let match = sorted.first {
+                $0.id == configured || $0.path == configured || $0.name == configured
+                    || configured.hasSuffix("/" + $0.id)
+            }
+            if let match { return .chosen(match, reason: "configured as \(configured)") }
+            return .none(reason: "no accelerometer matches the configured device \(configured)")
+        }
+        if let display = sorted.first(where: { $0.location == .display }) {
+            let others = sorted.count - 1
+            return .chosen(display, reason: others > 0 ? "the display accelerometer (of \(sorted.count))" : "the only accelerometer")
+        }
+        if sorted.isEmpty { return .none(reason: "no IIO accelerometer found") }
+        return .none(reason: "only a base (keyboard) accelerometer found; name it as the device to use it anyway")
+    }
+}
+
+extension String {
+    /// `iio:device2` before `iio:device10`.
+    func localizedStandardLess(_ other: String) -> Bool {
+        let a = self.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let b = other.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let prefixA = self.prefix { !$0.isNumber }
+        let prefixB = other.prefix { !$0.isNumber }
+        if prefixA != prefixB { return prefixA < prefixB }
+        return a.lexicographicallyPrecedes(b)
+    }
+}

@@ -1,0 +1,79 @@
+import CUdev
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libudev for IIO devices: the accelerometers present, and add/remove events. Used on one thread only.
+final class UdevSession {
+    private let udev: OpaquePointer
+    private var monitor: OpaquePointer?
+
+    init() throws(SensorError) {
+        guard let udev = udev_new() else { throw SensorError("udev_new", errno: errno) }
+        self.udev = udev
+    }
+
+    deinit {
+        if let monitor { udev_monitor_unref(monitor) }
+        udev_unref(udev)
+    }
+
+    /// Every IIO device with x, y and z acceleration channels, with what udev and sysfs say about it.
+    func accelerometers() -> [AccelerometerCandidate] {
+        guard let enumerate = udev_enumerate_new(udev) else { return [] }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "iio")
+        udev_enumerate_scan_devices(enumerate)
+        var result: [AccelerometerCandidate] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            defer { entry = udev_list_entry_get_next(current) }
+            guard let path = optionalString(udev_list_entry_get_name(current)),
+                let device = udev_device_new_from_syspath(udev, path)
+            else { continue }
+            defer { udev_device_unref(device) }
+            if let candidate = Self.candidate(device, path: path) { result.append(candidate) }
+        }
+        return result
+    }
+
+    private static func candidate(_ device: OpaquePointer, path: String) -> AccelerometerCandidate? {
+        func attribute(_ name: String) -> String? {
+            optionalString(udev_device_get_sysattr_value(device, name))?.trimmingSpaces
+        }
+        func property(_ name: String) -> String? { optionalString(udev_device_get_property_value(device, name)) }
+        guard let id = optionalString(udev_device_get_sysname(device)),
+            ["x", "y", "z"].allSatisfy({ attribute("in_accel_\($0)_raw") != nil })
+        else { return nil }
+        var matrices: [String: String] = [:]
+        for name in AccelerometerCandidate.mountMatrixAttributeNames {
+            if let value = attribute(name) { matrices[name] = value }
+        }
+        return AccelerometerCandidate(
+            id: id, path: path, name: attribute("name"), locationProperty: property("ACCEL_LOCATION"),
+            label: attribute("label"), locationAttribute: attribute("location"),
+            mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), mountMatrixAttributes: matrices)
+    }
+
+    /// Starts listening for IIO add/remove/change events; returns the descriptor to poll.
+    func monitorDescriptor() throws(SensorError) -> Int32 {
+        if let monitor { return udev_monitor_get_fd(monitor) }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            throw SensorError("udev_monitor_new_from_netlink", errno: errno)
+        }
+        self.monitor = monitor
+        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
+        result = udev_monitor_enable_receiving(monitor)
+        guard result >= 0 else { throw SensorError("udev_monitor_enable_receiving", errno: -result) }
+        return udev_monitor_get_fd(monitor)
+    }
+
+    /// The next pending event, as (action, device id), or `nil` when none is waiting.
+    func nextEvent() -> (action: String, id: String)? {
+        guard let monitor, let device = udev_monitor_receive_device(monitor) else { return nil }
+        defer { udev_device_unref(device) }
+        return (optionalString(udev_device_get_action(device)) ?? "change", optionalString(udev_device_get_sysname(device)) ?? "")
+    }
+}

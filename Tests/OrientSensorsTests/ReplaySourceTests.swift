@@ -1,0 +1,115 @@
+import Foundation
+import OrientCore
+import OrientSensors
+import OrientTrace
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A trace of `count` samples at 100 Hz, as text.
+func traceText(count: Int) -> String {
+    var text = TraceFormat.preamble(TraceMetadata(mountMatrix: nil, source: "replay test"))
+    for i in 0..<count {
+        text += TraceFormat.line(AccelSample(time: 5 + Double(i) * 0.01, x: 0, y: -9.8, z: Double(i) * 1e-3))
+    }
+    return text
+}
+
+func traceFile(count: Int) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).trace").path
+    try traceText(count: count).write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// Every event of a stream, or the first `limit`.
+func collect(_ stream: AsyncStream<SensorEvent>, limit: Int = .max) async -> [SensorEvent] {
+    var events: [SensorEvent] = []
+    for await event in stream {
+        events.append(event)
+        if events.count >= limit { break }
+    }
+    return events
+}
+
+func sampleTimes(_ events: [SensorEvent]) -> [Double] {
+    events.compactMap { if case .sample(let s) = $0 { s.time } else { nil } }
+}
+
+@Suite("Replay source")
+struct ReplaySourceTests {
+    @Test("At max speed: opened, every sample in order, then ended")
+    func plays() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 500), speed: .max)
+        let events = await collect(source.events())
+        guard case .opened(let description) = events.first else {
+            Issue.record("no opened event first")
+            return
+        }
+        #expect(description.mode == .replay && description.name == "replay test" && description.mountMatrixSource == .identity)
+        let expected: [Double] = (0..<500).map { index in
+            let time: Double = 5 + Double(index) * 0.01
+            return (time * 1e6).rounded() / 1e6
+        }
+        #expect(sampleTimes(events) == expected)
+        #expect(events.last == .ended)
+    }
+
+    @Test("Paced by the trace's own times: two seconds of trace at speed 10 take at least 0.2 s")
+    func pacing() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 201), speed: .factor(10))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let events = await collect(source.events())
+        #expect(sampleTimes(events).count == 201)
+        #expect(clock.now - start >= .milliseconds(195))
+    }
+
+    @Test("Closing the stream pauses; the next stream resumes where it stopped, announcing the sensor again")
+    func pauseAndResume() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 300), speed: .max)
+        let first = await collect(source.events(), limit: 101)
+        let second = await collect(source.events())
+        guard case .opened = second.first else {
+            Issue.record("the resumed stream does not start with opened")
+            return
+        }
+        let times = sampleTimes(first) + sampleTimes(second)
+        #expect(times.count == 300, "no sample lost or repeated")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test("Looping starts over with time still increasing")
+    func loops() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 50), speed: .max, loop: true)
+        let times = sampleTimes(await collect(source.events(), limit: 160))
+        #expect(times.count >= 150)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test("A named pipe plays once, read as it is written")
+    func namedPipe() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).fifo").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let text = traceText(count: 200)
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.write(Data(text.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let source = try ReplaySource(path: path, speed: .max)
+        let events = await collect(source.events())
+        #expect(sampleTimes(events).count == 200)
+        #expect(events.last == .ended)
+    }
+
+    @Test("A missing or malformed trace fails at start, naming the file")
+    func badTrace() throws {
+        #expect(throws: TraceError.self) { try ReplaySource(path: "/nonexistent.trace") }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).trace").path
+        try "0,1,2,3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try ReplaySource(path: path) } throws: { "\($0)".contains(path + ":1:") }
+    }
+}

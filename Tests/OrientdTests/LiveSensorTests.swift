@@ -1,0 +1,115 @@
+import Foundation
+import OrientProtocol
+import Testing
+
+/// The real daemon reading emulated IIO accelerometers through libiio and libudev (umockdev).
+@Suite("Live sensors under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct LiveSensorTests {
+    /// iio-sensor-proxy's polled reference: y raw -256 at scale 0.0383072 (9.81 m/s²) is portrait.
+    static let portraitAttributes = [
+        "name": "accel_3d", "in_accel_x_raw": "0", "in_accel_y_raw": "-256", "in_accel_z_raw": "0",
+        "in_accel_scale": "0.0383072",
+    ]
+
+    private func startDaemon(_ testbed: UmockdevTestbed, _ arguments: [String] = []) throws -> DaemonHarness {
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"] + arguments, environment: testbed.environment)
+        try daemon.waitUntilListening()
+        return daemon
+    }
+
+    /// Polls `get` (or `status`) until `condition` holds; returns the last reply.
+    @discardableResult
+    private func poll(_ daemon: DaemonHarness, op: String = "get", until condition: (ServerMessage) -> Bool) throws -> ServerMessage? {
+        let client = try LineClient(path: daemon.socket)
+        var last: ServerMessage?
+        _ = waitFor(timeout: 10) {
+            last = client.request("\"op\":\"\(op)\"")
+            return last.map(condition) ?? false
+        }
+        return last
+    }
+
+    @Test("A polled accelerometer: portrait, then landscape when its values change while running")
+    func polledValuesChange() throws {
+        let testbed = try UmockdevTestbed()
+        let path = try testbed.addDevice(
+            "iio:device0", attributes: Self.portraitAttributes, properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
+        let daemon = try startDaemon(testbed)
+        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        try testbed.set(path, "in_accel_y_raw", "0")
+        try testbed.set(path, "in_accel_x_raw", "256")
+        let state = try poll(daemon) { $0.device == "landscape-right" }
+        #expect(state?.device == "landscape-right")
+        #expect(state?.interface == "landscape-left")
+        let status = try poll(daemon, op: "status") { $0.sensorInfo?.id != nil }
+        #expect(status?.sensorInfo?.mode == "polled")
+        #expect(status?.sensorInfo?.mountMatrixSource == "udev ACCEL_MOUNT_MATRIX")
+    }
+
+    @Test("Readings in unknown units (no scale) still classify: 1 g is learned at rest")
+    func noScale() throws {
+        let testbed = try UmockdevTestbed()
+        // iio-sensor-proxy's buffered fixture reading, (103, -919, -385) with no scale, is portrait.
+        _ = try testbed.addDevice(
+            "iio:device0", attributes: ["in_accel_x_raw": "103", "in_accel_y_raw": "-919", "in_accel_z_raw": "-385"])
+        let daemon = try startDaemon(testbed)
+        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(daemon.log.contains("learning 1 g"))
+    }
+
+    @Test("The mount matrix comes from sysfs when udev has none, and the mirrored one is repaired")
+    func sysfsMatrix() throws {
+        let testbed = try UmockdevTestbed()
+        var attributes = Self.portraitAttributes
+        // Sensor x is device -y: the portrait reading (0, -256, 0) in device terms is (256, 0, 0) raw.
+        attributes["in_accel_x_raw"] = "256"
+        attributes["in_accel_y_raw"] = "0"
+        attributes["in_accel_mount_matrix"] = "0, 1, 0; -1, 0, 0; 0, 0, 1"
+        _ = try testbed.addDevice("iio:device0", attributes: attributes)
+        let daemon = try startDaemon(testbed)
+        #expect(try poll(daemon) { $0.device != "unknown" }?.device == "portrait", "\(daemon.log)")
+        let status = try poll(daemon, op: "status") { $0.sensorInfo?.id != nil }
+        #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
+        #expect(status?.sensorInfo?.mountMatrixRepaired == false)
+    }
+
+    @Test("With a base and a display accelerometer the display one drives the screen; a base one alone does not")
+    func displayWins() throws {
+        let testbed = try UmockdevTestbed()
+        var base = Self.portraitAttributes
+        base["in_accel_x_raw"] = "256"
+        base["in_accel_y_raw"] = "0"
+        _ = try testbed.addDevice("iio:device0", attributes: base, properties: ["ACCEL_LOCATION": "base"])
+        let daemon = try startDaemon(testbed)
+        let alone = try poll(daemon) { $0.sensor == "none" }
+        #expect(alone?.sensor == "none", "a base sensor alone is not used")
+        #expect(daemon.log.contains("only a base (keyboard) accelerometer"))
+        daemon.signal(SIGTERM)
+
+        var display = Self.portraitAttributes
+        display["label"] = "accel-display"
+        _ = try testbed.addDevice("iio:device1", attributes: display)
+        let both = try startDaemon(testbed)
+        #expect(try poll(both) { $0.device != "unknown" }?.device == "portrait", "the display sensor reads portrait")
+        #expect(try poll(both, op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.id == "iio:device1")
+    }
+
+    @Test("Removed while running: device unknown, sensor unavailable; added back: read again without a restart")
+    func hotplug() throws {
+        let testbed = try UmockdevTestbed()
+        let path = try testbed.addDevice("iio:device0", attributes: Self.portraitAttributes)
+        let daemon = try startDaemon(testbed)
+        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait")
+        try testbed.remove(path)
+        let gone = try poll(daemon) { $0.sensor == "unavailable" }
+        #expect(gone?.sensor == "unavailable")
+        #expect(gone?.device == "unknown")
+        var landscape = Self.portraitAttributes
+        landscape["in_accel_x_raw"] = "-256"
+        landscape["in_accel_y_raw"] = "0"
+        _ = try testbed.addDevice("iio:device0", attributes: landscape)
+        let back = try poll(daemon) { $0.sensor == "available" && $0.device == "landscape-left" }
+        #expect(back?.device == "landscape-left")
+        #expect(daemon.process.isRunning)
+    }
+}

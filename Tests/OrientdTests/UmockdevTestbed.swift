@@ -1,0 +1,86 @@
+import Foundation
+
+/// Emulated IIO devices (umockdev), driven through Fixtures/testbed.py.
+final class UmockdevTestbed {
+    static let python = "/usr/bin/python3"
+    static let script = String(#filePath).replacingOccurrences(of: "UmockdevTestbed.swift", with: "Fixtures/testbed.py")
+
+    /// Whether umockdev's preload library, its GObject introspection data and python3-gi are installed.
+    static let isAvailable: Bool = {
+        let preload = ["/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", "/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0"]
+        guard preload.contains(where: FileManager.default.fileExists) else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: python)
+        probe.arguments = ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    static let skipReason = "umockdev emulation not available (needs umockdev, gir1.2-umockdev-1.0, python3-gi): `make test` installs them"
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+    let root: String
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = [Self.script]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        root = try Self.field("root", of: Self.readLine(output, &buffer))
+    }
+
+    /// The environment a child needs to see the emulated devices.
+    var environment: [String: String] { ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root] }
+
+    /// Adds an IIO device; attribute values get the trailing newline real sysfs has.
+    func addDevice(_ name: String, attributes: [String: String], properties: [String: String] = [:]) throws -> String {
+        let withNewlines = attributes.mapValues { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+        return try Self.field("path", of: send(["add": name, "attributes": withNewlines, "properties": properties]))
+    }
+
+    func set(_ path: String, _ attribute: String, _ value: String) throws {
+        _ = try send(["set": path, "attribute": attribute, "value": value + "\n"])
+    }
+
+    func remove(_ path: String) throws {
+        _ = try send(["remove": path])
+    }
+
+    private func send(_ command: [String: Any]) throws -> [String: Any] {
+        var line = try JSONSerialization.data(withJSONObject: command)
+        line.append(UInt8(ascii: "\n"))
+        input.fileHandleForWriting.write(line)
+        return try Self.readLine(output, &buffer)
+    }
+
+    private static func readLine(_ pipe: Pipe, _ buffer: inout Data) throws -> [String: Any] {
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw HarnessError("testbed.py exited") }
+            buffer.append(chunk)
+        }
+        let newline = buffer.firstIndex(of: UInt8(ascii: "\n"))!
+        let line = buffer[..<newline]
+        buffer.removeSubrange(...newline)
+        guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+            throw HarnessError("testbed.py said \(String(decoding: line, as: UTF8.self))")
+        }
+        return object
+    }
+
+    private static func field(_ name: String, of object: [String: Any]) throws -> String {
+        guard let value = object[name] as? String else { throw HarnessError("testbed.py gave no \(name): \(object)") }
+        return value
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
