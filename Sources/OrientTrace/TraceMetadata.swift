@@ -12,6 +12,11 @@ public struct TraceMetadata: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public let key: String
         public let value: String
+
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     public init(mountMatrix: MountMatrix? = nil, source: String? = nil) {

@@ -112,4 +112,27 @@ struct LiveSensorTests {
         #expect(back?.device == "landscape-left")
         #expect(daemon.process.isRunning)
     }
+
+    @Test("orientd record writes a valid trace with the sensor's matrix, which classify reads back")
+    func record() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice(
+            "iio:device0", attributes: Self.portraitAttributes, properties: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; 1, 0, 0; 0, 0, 1"])
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/recorded.trace"
+        let recording = try OrientdProcess.run(
+            ["record", "--output", trace, "--duration", "1", "--rate", "50"], environment: testbed.environment)
+        #expect(recording.status == 0, "\(recording.stderr)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(text.hasPrefix("# orientd trace v1\n# mount-matrix: 0, 1, 0; 1, 0, 0; 0, 0, 1\n# source: iio:device0 accel_3d\n"))
+        let samples = text.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(samples.count >= 40, "about 50 samples in a second")
+        // The matrix swaps x and y: the raw portrait reading (0, -9.8, 0) is device landscape-left.
+        let classified = try OrientdProcess.run(["classify", trace])
+        #expect(classified.status == 0)
+        #expect(classified.stdout.contains("\"device\":\"landscape-left\""))
+        let none = try OrientdProcess.run(["record", "--output", trace, "--device", "iio:device9"], environment: testbed.environment)
+        #expect(none.status == 66)
+    }
 }

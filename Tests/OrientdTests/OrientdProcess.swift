@@ -25,9 +25,14 @@ struct OrientdProcess {
         URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("orientctl").path
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil) throws -> Output {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? binary)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
