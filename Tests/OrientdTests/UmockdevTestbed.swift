@@ -48,6 +48,17 @@ final class UmockdevTestbed {
         _ = try send(["set": path, "attribute": attribute, "value": value + "\n"])
     }
 
+    /// Adds a device from umockdev's text form (`P:`, `N:`, `E:`, `A:` lines).
+    func describe(_ text: String) throws {
+        _ = try send(["describe": text])
+    }
+
+    /// Writes `count` scans to the device node (a /dev path) at `rate` per second, in the background. `{t}` in the hex scan
+    /// becomes a nanosecond timestamp advancing by 1/rate.
+    func stream(_ path: String, scanHex: String, count: Int, rate: Double) throws {
+        _ = try send(["stream": path, "scan": scanHex, "count": count, "rate": rate])
+    }
+
     func remove(_ path: String) throws {
         _ = try send(["remove": path])
     }

@@ -1,72 +1,24 @@
 import CIIO
 import OrientCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// An accelerometer read by polling its raw attributes through libiio: value = (raw + offset) × scale.
-///
-/// Owns its libiio context (a snapshot of the devices at creation, so one is made per opening). Used on the
-/// capture thread only.
+/// Polled capture: the raw attributes read on demand, value = (raw + offset) × scale.
 final class IIOPolledAccelerometer {
-    let id: String
-    let name: String?
-    /// Per axis, from `in_accel_{x,y,z}_scale` or the shared `in_accel_scale`; `nil` when the driver gives none.
-    let scale: Vector3?
-    let offset: Vector3
-    /// What the device reports after asking for the configured rate, when it has the attribute.
-    private(set) var rate: Double?
+    let device: IIODevice
 
-    private let context: OpaquePointer
-    private let channels: (OpaquePointer, OpaquePointer, OpaquePointer)
-    private let device: OpaquePointer
-
-    init(id: String, requestedRate: Double) throws(SensorError) {
-        guard let context = iio_create_local_context() else {
-            throw SensorError("iio_create_local_context", errno: errno, device: id)
-        }
-        guard let device = iio_context_find_device(context, id) else {
-            iio_context_destroy(context)
-            throw SensorError("iio_context_find_device", errno: ENODEV, device: id)
-        }
-        func channel(_ axis: String) -> OpaquePointer? { iio_device_find_channel(device, "accel_\(axis)", false) }
-        guard let x = channel("x"), let y = channel("y"), let z = channel("z") else {
-            iio_context_destroy(context)
-            throw SensorError("iio_device_find_channel", errno: ENOENT, device: id)
-        }
-        self.id = id
-        self.context = context
+    init(_ device: IIODevice) {
         self.device = device
-        self.channels = (x, y, z)
-        self.name = optionalString(iio_device_get_name(device))
-        func double(_ channel: OpaquePointer, _ attribute: String) -> Double? {
-            var value = 0.0
-            return iio_channel_attr_read_double(channel, attribute, &value) == 0 && value.isFinite ? value : nil
-        }
-        let scales = [x, y, z].map { double($0, "scale") }
-        scale = scales.allSatisfy { $0 != nil && $0! > 0 } ? Vector3(scales[0]!, scales[1]!, scales[2]!) : nil
-        offset = Vector3(double(x, "offset") ?? 0, double(y, "offset") ?? 0, double(z, "offset") ?? 0)
-        // Ask for the rate; keep whatever the device does (many accept only a fixed list, or none).
-        if iio_device_find_attr(device, "sampling_frequency") != nil {
-            _ = iio_device_attr_write_double(device, "sampling_frequency", requestedRate)
-            var actual = 0.0
-            if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
-        }
     }
 
-    deinit {
-        iio_context_destroy(context)
-    }
-
-    /// The current reading with the offset applied, before the scale: (raw + offset).
-    func readUnscaled() throws(SensorError) -> Vector3 {
+    /// The current reading with the offset applied.
+    func read() throws(SensorError) -> UnscaledReading {
         func raw(_ channel: OpaquePointer) throws(SensorError) -> Double {
             var value: Int64 = 0
             let result = iio_channel_attr_read_longlong(channel, "raw", &value)
-            guard result == 0 else { throw SensorError("iio_channel_attr_read_longlong", errno: -result, device: id) }
+            guard result == 0 else { throw SensorError("iio_channel_attr_read_longlong", errno: -result, device: device.id) }
             return Double(value)
         }
-        return Vector3(try raw(channels.0), try raw(channels.1), try raw(channels.2)) + offset
+        let channels = device.channels
+        let value = Vector3(try raw(channels.x), try raw(channels.y), try raw(channels.z)) + device.offset
+        return UnscaledReading(value: value, timestamp: nil)
     }
 }

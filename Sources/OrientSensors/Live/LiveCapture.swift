@@ -12,12 +12,30 @@ final class LiveCapture {
     private let stop: StopFlag
     private let logger: Logger
 
-    private var sensor: IIOPolledAccelerometer?
+    /// How the open sensor is read.
+    private enum Reader {
+        case polled(IIOPolledAccelerometer)
+        case buffered(IIOBufferedAccelerometer, openedAt: Double)
+
+        var device: IIODevice {
+            switch self {
+            case .polled(let reader): reader.device
+            case .buffered(let reader, _): reader.device
+            }
+        }
+    }
+
+    /// A buffered device that delivers nothing for this long is read by polling instead (HID sensor hubs are
+    /// known to stall: iio-sensor-proxy issues #135, #170, #212).
+    static let stallLimit = 2.0
+
+    private var reader: Reader?
     private var candidate: AccelerometerCandidate?
     private var calibrator = GravityCalibrator()
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
     private var failures = 0
+    private var lastDelivery = 0.0
 
     init(configuration: LiveSensorConfiguration, output: AsyncStream<SensorEvent>.Continuation, stop: StopFlag, logger: Logger) {
         self.configuration = configuration
@@ -40,61 +58,114 @@ final class LiveCapture {
         let period = 1 / configuration.rate
         var nextRead = monotonicSeconds()
         while !stop.isSet {
-            if sensor == nil {
-                open(udev)
+            if reader == nil {
+                open(udev, buffered: true)
                 nextRead = monotonicSeconds()
             }
-            // Wait for the next reading, or at most a second while there is no sensor, waking for udev events.
-            let wait = sensor == nil ? 1.0 : max(0, nextRead - monotonicSeconds())
-            if waitReadable(monitor, seconds: wait) { handleEvents(udev) }
-            guard let sensor, monotonicSeconds() >= nextRead else { continue }
-            do {
-                let unscaled = try sensor.readUnscaled()
-                failures = 0
-                emit(unscaled, scale: sensor.scale, time: monotonicSeconds())
-                nextRead += period
-                // After a stall, carry on from now instead of reading in a burst to catch up.
-                if nextRead < monotonicSeconds() - period { nextRead = monotonicSeconds() + period }
-            } catch {
-                if error.deviceIsGone {
+            switch reader {
+            case nil:
+                if waitReadable(monitor, seconds: 1) { handleEvents(udev) }
+            case .polled(let polled):
+                if waitReadable(monitor, seconds: max(0, nextRead - monotonicSeconds())) { handleEvents(udev) }
+                guard case .polled = reader, monotonicSeconds() >= nextRead else { continue }
+                if let reading = attempt({ () throws(SensorError) in try polled.read() }) {
+                    emit(reading, scale: polled.device.scale)
+                    nextRead += period
+                    // After a stall, carry on from now instead of reading in a burst to catch up.
+                    if nextRead < monotonicSeconds() - period { nextRead = monotonicSeconds() + period }
+                } else {
+                    nextRead = monotonicSeconds() + backoff
+                }
+            case .buffered(let buffered, let openedAt):
+                if waitReadable(monitor, seconds: 0) { handleEvents(udev) }
+                guard case .buffered = reader else { continue }
+                do {
+                    let readings = try buffered.read()
+                    failures = 0
+                    for reading in readings { emit(reading, scale: buffered.device.scale) }
+                    if !readings.isEmpty { lastDelivery = monotonicSeconds() }
+                } catch where error.errno == ETIMEDOUT || error.errno == EAGAIN {
+                    // Nothing this time; the stall check below decides.
+                } catch where error.deviceIsGone {
                     close(reason: "\(error)")
                     continue
+                } catch {
+                    logger.warning("buffered capture failed: \(error); polling instead")
+                    fallBackToPolling(udev)
+                    continue
                 }
-                failures += 1
-                let backoff = min(2.0, 0.1 * Double(1 << min(failures - 1, 5)))
-                logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
-                nextRead = monotonicSeconds() + backoff
+                if monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit {
+                    logger.warning("\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; polling instead")
+                    fallBackToPolling(udev)
+                }
             }
         }
     }
 
-    private func open(_ udev: UdevSession) {
+    /// A polled read, with failures counted for the backoff and a vanished device closed.
+    private func attempt(_ read: () throws(SensorError) -> UnscaledReading) -> UnscaledReading? {
+        do {
+            let reading = try read()
+            failures = 0
+            return reading
+        } catch {
+            if error.deviceIsGone {
+                close(reason: "\(error)")
+            } else {
+                failures += 1
+                logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
+            }
+            return nil
+        }
+    }
+
+    /// 0.1 s, doubling with each failure in a row, at most 2 s.
+    private var backoff: Double { min(2.0, 0.1 * Double(1 << min(max(failures - 1, 0), 5))) }
+
+    private func fallBackToPolling(_ udev: UdevSession) {
+        reader = nil
+        open(udev, buffered: false)
+    }
+
+    private func open(_ udev: UdevSession, buffered: Bool) {
         let candidates = udev.accelerometers()
         switch SensorSelection.choose(from: candidates, configured: configuration.device) {
         case .none(let reason):
             announceNoSensor(reason)
         case .chosen(let chosen, let reason):
             do {
-                let opened = try IIOPolledAccelerometer(id: chosen.id, requestedRate: configuration.rate)
+                let device = try IIODevice(id: chosen.id, requestedRate: configuration.rate)
+                var opened: Reader = .polled(IIOPolledAccelerometer(device))
+                if buffered {
+                    do {
+                        opened = .buffered(try IIOBufferedAccelerometer(device), openedAt: monotonicSeconds())
+                    } catch {
+                        logger.info("\(chosen.id): no buffered capture (\(error)); polling")
+                    }
+                }
                 let (matrix, source, problems) = chosen.mountMatrix(override: configuration.mountMatrixOverride)
                 for problem in problems { logger.warning("\(problem)") }
-                sensor = opened
+                reader = opened
                 candidate = chosen
                 calibrator = GravityCalibrator()
                 lastReason = nil
-                if opened.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
+                failures = 0
+                if device.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
                 logger.info("using \(chosen.id): \(reason)")
+                let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
                 output.yield(.opened(SensorDescription(
-                    id: chosen.id, name: opened.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: .polled,
-                    rate: opened.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    scaleSource: opened.scale == nil ? .learned : .device)))
+                    id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
+                    rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
+                    scaleSource: device.scale == nil ? .learned : .device)))
             } catch {
                 announceNoSensor("cannot open \(chosen.id): \(error)")
             }
         }
     }
 
-    private func emit(_ unscaled: Vector3, scale: Vector3?, time: Double) {
+    private func emit(_ reading: UnscaledReading, scale: Vector3?) {
+        let unscaled = reading.value
+        let time = reading.timestamp ?? monotonicSeconds()
         let value: Vector3
         if let scale {
             value = Vector3(unscaled.x * scale.x, unscaled.y * scale.y, unscaled.z * scale.z)
@@ -115,7 +186,7 @@ final class LiveCapture {
 
     private func close(reason: String) {
         logger.warning("sensor lost: \(reason)")
-        sensor = nil
+        reader = nil
         candidate = nil
         failures = 0
         output.yield(.closed(reason: reason))

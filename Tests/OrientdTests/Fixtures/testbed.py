@@ -6,10 +6,18 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
   {"add": NAME, "attributes": {...}, "properties": {...}}  -> {"path": SYSFS_PATH}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
+  {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
+  {"stream": DEVNODE, "scan": HEX, "count": N, "rate": HZ}   writes N copies of the scan to /dev/... at
+                       HZ from a thread; "{t}" in HEX is replaced by a little-endian 64-bit nanosecond timestamp
+                       that advances by 1/HZ per scan                       -> {"ok": true}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
+import os
+import struct
 import sys
+import threading
+import time
 
 import gi
 
@@ -30,4 +38,18 @@ for line in sys.stdin:
         print(json.dumps({"ok": True}), flush=True)
     elif "remove" in command:
         testbed.remove_device(command["remove"])
+        print(json.dumps({"ok": True}), flush=True)
+    elif "describe" in command:
+        testbed.add_from_string(command["describe"])
+        print(json.dumps({"ok": True}), flush=True)
+    elif "stream" in command:
+        fd = testbed.get_dev_fd(command["stream"])
+
+        def stream(fd=fd, scan=command["scan"], count=command["count"], rate=command["rate"]):
+            for index in range(count):
+                stamp = struct.pack("<q", 1_000_000_000 + index * int(1e9 / rate)).hex()
+                os.write(fd, bytes.fromhex(scan.replace("{t}", stamp)))
+                time.sleep(1 / rate)
+
+        threading.Thread(target=stream, daemon=True).start()
         print(json.dumps({"ok": True}), flush=True)

@@ -1,0 +1,79 @@
+import CIIO
+import OrientCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Buffered capture: the kernel fills a buffer of scans (triggered by the device's own trigger when it has
+/// one), libiio reads it from the /dev node, and each channel is decoded with its ``ScanFormat``.
+final class IIOBufferedAccelerometer {
+    let device: IIODevice
+    private let formats: (ScanFormat, ScanFormat, ScanFormat)
+    private let timestamp: (channel: OpaquePointer, format: ScanFormat)?
+    private let buffer: OpaquePointer
+
+    /// How long one refill waits for data before it returns ETIMEDOUT, so that the capture loop keeps
+    /// answering udev events and stop requests.
+    static let refillTimeoutMilliseconds: UInt32 = 500
+
+    /// Fails (so that the caller polls instead) when the channels are not scan elements or no buffer opens.
+    init(_ device: IIODevice, scansPerRead: Int = 1) throws(SensorError) {
+        let id = device.id
+        func format(_ channel: OpaquePointer) throws(SensorError) -> ScanFormat {
+            guard iio_channel_is_scan_element(channel), let raw = iio_channel_get_data_format(channel)?.pointee else {
+                throw SensorError("iio_channel_is_scan_element", errno: ENOTSUP, device: id)
+            }
+            let format = ScanFormat(
+                bigEndian: raw.is_be, signed: raw.is_signed, bits: Int(raw.bits), storageBits: Int(raw.length),
+                shift: Int(raw.shift))
+            guard format.isValid else { throw SensorError("iio_channel_get_data_format", errno: EINVAL, device: id) }
+            return format
+        }
+        let channels = device.channels
+        formats = (try format(channels.x), try format(channels.y), try format(channels.z))
+        if let channel = iio_device_find_channel(device.device, "timestamp", false), iio_channel_is_scan_element(channel) {
+            timestamp = (channel, try format(channel))
+            iio_channel_enable(channel)
+        } else {
+            timestamp = nil
+        }
+        for channel in [channels.x, channels.y, channels.z] { iio_channel_enable(channel) }
+        _ = iio_context_set_timeout(device.context, Self.refillTimeoutMilliseconds)
+        guard let buffer = iio_device_create_buffer(device.device, scansPerRead, false) else {
+            throw SensorError("iio_device_create_buffer", errno: errno, device: id)
+        }
+        self.device = device
+        self.buffer = buffer
+    }
+
+    deinit {
+        iio_buffer_destroy(buffer)
+    }
+
+    /// Waits for the next scans and decodes them. Throws ETIMEDOUT when none came within the refill timeout.
+    func read() throws(SensorError) -> [UnscaledReading] {
+        let count = iio_buffer_refill(buffer)
+        guard count >= 0 else { throw SensorError("iio_buffer_refill", errno: Int32(-count), device: device.id) }
+        let step = iio_buffer_step(buffer)
+        guard step > 0, let end = iio_buffer_end(buffer) else { return [] }
+        let channels = device.channels
+        guard let x = iio_buffer_first(buffer, channels.x), let y = iio_buffer_first(buffer, channels.y),
+            let z = iio_buffer_first(buffer, channels.z)
+        else { return [] }
+        let stamps = timestamp.flatMap { iio_buffer_first(buffer, $0.channel) }
+        var readings: [UnscaledReading] = []
+        var offset = 0
+        while x + offset + formats.0.storageBytes <= end {
+            func value(_ base: UnsafeMutableRawPointer, _ format: ScanFormat) -> Double {
+                Double(format.decode(UnsafeRawBufferPointer(start: base + offset, count: format.storageBytes)))
+            }
+            let vector = Vector3(value(x, formats.0), value(y, formats.1), value(z, formats.2)) + device.offset
+            var seconds: Double?
+            if let stamps, let format = timestamp?.format { seconds = value(stamps, format) * 1e-9 }
+            readings.append(UnscaledReading(value: vector, timestamp: seconds))
+            offset += step
+        }
+        return readings
+    }
+}

@@ -1,0 +1,67 @@
+import CIIO
+import OrientCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An IIO accelerometer opened through libiio, with what both capture modes need: its x, y and z channels,
+/// scale and offset. Owns its libiio context (a snapshot of the devices at creation, so one is made per
+/// opening). Used on the capture thread only.
+final class IIODevice {
+    let id: String
+    let name: String?
+    /// Per axis, from `in_accel_{x,y,z}_scale` or the shared `in_accel_scale`; `nil` when the driver gives none.
+    let scale: Vector3?
+    let offset: Vector3
+    /// What the device reports after asking for the configured rate, when it has the attribute.
+    private(set) var rate: Double?
+
+    let context: OpaquePointer
+    let device: OpaquePointer
+    let channels: (x: OpaquePointer, y: OpaquePointer, z: OpaquePointer)
+
+    init(id: String, requestedRate: Double) throws(SensorError) {
+        guard let context = iio_create_local_context() else {
+            throw SensorError("iio_create_local_context", errno: errno, device: id)
+        }
+        guard let device = iio_context_find_device(context, id) else {
+            iio_context_destroy(context)
+            throw SensorError("iio_context_find_device", errno: ENODEV, device: id)
+        }
+        func channel(_ axis: String) -> OpaquePointer? { iio_device_find_channel(device, "accel_\(axis)", false) }
+        guard let x = channel("x"), let y = channel("y"), let z = channel("z") else {
+            iio_context_destroy(context)
+            throw SensorError("iio_device_find_channel", errno: ENOENT, device: id)
+        }
+        self.id = id
+        self.context = context
+        self.device = device
+        self.channels = (x, y, z)
+        self.name = optionalString(iio_device_get_name(device))
+        func double(_ channel: OpaquePointer, _ attribute: String) -> Double? {
+            var value = 0.0
+            return iio_channel_attr_read_double(channel, attribute, &value) == 0 && value.isFinite ? value : nil
+        }
+        let scales = [x, y, z].map { double($0, "scale") }
+        scale = scales.allSatisfy { $0 != nil && $0! > 0 } ? Vector3(scales[0]!, scales[1]!, scales[2]!) : nil
+        offset = Vector3(double(x, "offset") ?? 0, double(y, "offset") ?? 0, double(z, "offset") ?? 0)
+        // Ask for the rate; keep whatever the device does (many accept only a fixed list, or none).
+        if iio_device_find_attr(device, "sampling_frequency") != nil {
+            _ = iio_device_attr_write_double(device, "sampling_frequency", requestedRate)
+            var actual = 0.0
+            if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
+        }
+    }
+
+    deinit {
+        iio_context_destroy(context)
+    }
+}
+
+/// One reading before the scale: (raw + offset), with the device's own timestamp when it has one.
+struct UnscaledReading {
+    var value: Vector3
+    /// Seconds, from the buffer's timestamp channel.
+    var timestamp: Double?
+}

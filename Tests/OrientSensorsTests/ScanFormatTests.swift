@@ -1,0 +1,47 @@
+import OrientSensors
+import Testing
+
+@Suite("Scan element formats")
+struct ScanFormatTests {
+    @Test("The sysfs text form parses", arguments: [
+        ("le:s16/16>>0", ScanFormat(bigEndian: false, signed: true, bits: 16, storageBits: 16, shift: 0)),
+        ("le:s12/16>>4", ScanFormat(bigEndian: false, signed: true, bits: 12, storageBits: 16, shift: 4)),
+        ("be:u10/16>>6\n", ScanFormat(bigEndian: true, signed: false, bits: 10, storageBits: 16, shift: 6)),
+        ("le:S24/32>>0", ScanFormat(bigEndian: false, signed: true, bits: 24, storageBits: 32, shift: 0)),
+        ("le:s64/64>>0", ScanFormat(bigEndian: false, signed: true, bits: 64, storageBits: 64, shift: 0)),
+        ("le:u8/8", ScanFormat(bigEndian: false, signed: false, bits: 8, storageBits: 8, shift: 0)),
+    ])
+    func parses(text: String, format: ScanFormat) {
+        #expect(ScanFormat(parsing: text) == format)
+    }
+
+    @Test("Malformed or impossible formats are refused",
+          arguments: ["", "le", "xe:s16/16>>0", "le:x16/16>>0", "le:s16>>0", "le:s16/12>>0", "le:s12/16>>8", "le:s16/16>4",
+                      "le:s16/15>>0", "le:s80/80>>0"])
+    func refuses(text: String) {
+        #expect(ScanFormat(parsing: text) == nil)
+    }
+
+    @Test("Decoding: byte order, sign extension, shift, and junk outside the value's bits")
+    func decodes() throws {
+        let s16 = try #require(ScanFormat(parsing: "le:s16/16>>0"))
+        #expect(s16.decode([0x67, 0x00]) == 103)
+        #expect(s16.decode([0x69, 0xFC]) == -919)
+        let be16 = try #require(ScanFormat(parsing: "be:s16/16>>0"))
+        #expect(be16.decode([0xFC, 0x69]) == -919)
+        // -256 in 12 bits, shifted left by 4, with junk in the low nibble.
+        let s12 = try #require(ScanFormat(parsing: "le:s12/16>>4"))
+        let word = UInt16(truncatingIfNeeded: (-256 << 4) | 0xF)
+        #expect(s12.decode([UInt8(word & 0xFF), UInt8(word >> 8)]) == -256)
+        // 12 bits stored unshifted with junk in the 4 high bits: 0xA800 | 0x100 is +256.
+        let high = try #require(ScanFormat(parsing: "le:s12/16>>0"))
+        #expect(high.decode([0x00, 0xA1]) == 256)
+        #expect(high.decode([0xFF, 0xFF]) == -1)
+        let u10 = try #require(ScanFormat(parsing: "be:u10/16>>6"))
+        #expect(u10.decode([0xFF, 0xC0]) == 1023)
+        let s24 = try #require(ScanFormat(parsing: "le:s24/32>>0"))
+        #expect(s24.decode([0xFE, 0xFF, 0xFF, 0x7F]) == -2, "the top byte is junk")
+        let s64 = try #require(ScanFormat(parsing: "le:s64/64>>0"))
+        #expect(s64.decode([0x00, 0xCA, 0x9A, 0x3B, 0, 0, 0, 0]) == 1_000_000_000)
+    }
+}

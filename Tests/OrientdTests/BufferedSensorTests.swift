@@ -1,0 +1,95 @@
+import Foundation
+import OrientProtocol
+import Testing
+
+/// The real daemon reading emulated IIO accelerometers in buffered mode: scans written to the device node.
+@Suite("Buffered sensors under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct BufferedSensorTests {
+    /// A buffered accelerometer in umockdev's text form; its /dev node is a PTY fed by the test.
+    static func device(format: String, timestamp: Bool, scale: String?, raw: (Int, Int, Int) = (0, 0, 0)) -> String {
+        var lines = [
+            "P: /devices/platform/accel/iio:device0", "N: iio:device0", "E: SUBSYSTEM=iio",
+            "E: DEVNAME=/dev/iio:device0", "A: name=accel_3d\\n",
+            "A: in_accel_x_raw=\(raw.0)\\n", "A: in_accel_y_raw=\(raw.1)\\n", "A: in_accel_z_raw=\(raw.2)\\n",
+            "A: buffer/enable=0\\n", "A: buffer/length=16\\n",
+        ]
+        if let scale { lines.append("A: in_accel_scale=\(scale)\\n") }
+        for (index, axis) in ["x", "y", "z"].enumerated() {
+            lines += [
+                "A: scan_elements/in_accel_\(axis)_en=0\\n", "A: scan_elements/in_accel_\(axis)_index=\(index)\\n",
+                "A: scan_elements/in_accel_\(axis)_type=\(format)\\n",
+            ]
+        }
+        if timestamp {
+            lines += [
+                "A: scan_elements/in_timestamp_en=0\\n", "A: scan_elements/in_timestamp_index=3\\n",
+                "A: scan_elements/in_timestamp_type=le:s64/64>>0\\n",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The emulated device node the scans are written to (umockdev wants the /dev path, not the sysfs one).
+    static let path = "/dev/iio:device0"
+
+    /// One little-endian 16-bit storage word per axis, as hex.
+    static func words(_ values: [Int]) -> String {
+        values.map { value in
+            let word = UInt16(truncatingIfNeeded: value)
+            return String(format: "%02x%02x", word & 0xFF, word >> 8)
+        }.joined()
+    }
+
+    private func run(_ testbed: UmockdevTestbed) throws -> DaemonHarness {
+        let daemon = try DaemonHarness(["--sampling", "always"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        return daemon
+    }
+
+    private func wait(_ daemon: DaemonHarness, op: String = "get", until condition: (ServerMessage) -> Bool) throws -> ServerMessage? {
+        let client = try LineClient(path: daemon.socket)
+        var last: ServerMessage?
+        _ = waitFor(timeout: 10) {
+            last = client.request("\"op\":\"\(op)\"")
+            return last.map(condition) ?? false
+        }
+        return last
+    }
+
+    @Test("le:s16/16>>0 without a timestamp: iio-sensor-proxy's reading (103, -919, -385), no scale, is portrait")
+    func referenceReading() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: nil))
+        let daemon = try run(testbed)
+        try testbed.stream(Self.path, scanHex: Self.words([103, -919, -385]), count: 200, rate: 50)
+        #expect(try wait(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try wait(daemon, op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
+        #expect(daemon.log.contains("learning 1 g"))
+    }
+
+    @Test("le:s12/16>>4 with junk in the low bits, and a timestamp channel: landscape-left")
+    func shiftedWithTimestamp() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(Self.device(format: "le:s12/16>>4", timestamp: true, scale: "0.0383072"))
+        let daemon = try run(testbed)
+        // (-256, 0, 0) shifted left by 4, with 0xF in the 4 bits below the value; then 2 padding words to
+        // align the 64-bit timestamp at byte 8.
+        let scan = Self.words([(-256 << 4) | 0xF, 0xF, 0xF]) + "0000" + "{t}"
+        try testbed.stream(Self.path, scanHex: scan, count: 200, rate: 50)
+        let state = try wait(daemon) { $0.device == "landscape-left" }
+        #expect(state?.device == "landscape-left", "\(daemon.log)")
+        // Times come from the timestamp channel: the scans were stamped from 1.0 s on.
+        #expect((state?.t ?? 0) >= 1.0 && (state?.t ?? 0) < 10)
+    }
+
+    @Test("A buffered device that delivers nothing is read by polling after 2 s")
+    func stallFallsBackToPolling() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (0, 256, 0)))
+        let daemon = try run(testbed)
+        let state = try wait(daemon) { $0.device == "portrait-upside-down" }
+        #expect(state?.device == "portrait-upside-down", "\(daemon.log)")
+        #expect(daemon.log.contains("delivered nothing"))
+        #expect(try wait(daemon, op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
+    }
+}
