@@ -91,5 +91,9 @@ struct BufferedSensorTests {
         #expect(state?.device == "portrait-upside-down", "\(daemon.log)")
         #expect(daemon.log.contains("delivered nothing"))
         #expect(try wait(daemon, op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
+        daemon.signal(SIGTERM)
+        let doctor = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: testbed.environment)
+        #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("Orientation: portrait-upside-down"))
     }
 }

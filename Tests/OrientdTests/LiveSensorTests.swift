@@ -135,4 +135,49 @@ struct LiveSensorTests {
         let none = try OrientdProcess.run(["record", "--output", trace, "--device", "iio:device9"], environment: testbed.environment)
         #expect(none.status == 66)
     }
+
+    @Test("orientd doctor --json: the devices, the choice, a mirrored matrix repaired, readings and the orientation")
+    func doctor() throws {
+        let testbed = try UmockdevTestbed()
+        var attributes = Self.portraitAttributes
+        // With this matrix, device y = -(sensor x): a sensor x of +256 is device portrait.
+        attributes["in_accel_x_raw"] = "256"
+        attributes["in_accel_y_raw"] = "0"
+        _ = try testbed.addDevice(
+            "iio:device0", attributes: attributes, properties: ["ACCEL_MOUNT_MATRIX": "0, -1, 0; -1, 0, 0; 0, 0, 1"])
+        _ = try testbed.addDevice("iio:device1", attributes: ["name": "als", "in_illuminance_raw": "40"])
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let devices = report?["devices"] as? [[String: Any]]
+        #expect(devices?.map { $0["id"] as? String } == ["iio:device0", "iio:device1"])
+        #expect(devices?.map { $0["accelerometer"] as? Bool } == [true, false])
+        let sensor = report?["sensor"] as? [String: Any]
+        #expect(sensor?["id"] as? String == "iio:device0")
+        #expect(sensor?["mountMatrixSource"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect(sensor?["mirrored"] as? Bool == true)
+        #expect(sensor?["mountMatrixUsed"] as? String == "0, -1, 0; -1, 0, 0; 0, 0, -1")
+        #expect(report?["device"] as? String == "portrait")
+        let readings = report?["readings"] as? [[String: Any]]
+        #expect(!(readings?.isEmpty ?? true))
+        #expect(abs((readings?.last?["y"] as? Double ?? 0) + 9.81) < 0.05, "gravity in the device frame")
+        let warnings = report?["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("not a rotation") })
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
+        #expect(human.stdout.contains("Using iio:device0 (accel_3d): the only accelerometer"), "the light sensor is not one")
+        #expect(human.stdout.contains("Orientation: portrait"))
+    }
+
+    @Test("orientd doctor warns about a base sensor alone, and exits 69 with no sensor")
+    func doctorWarnings() throws {
+        let testbed = try UmockdevTestbed()
+        let path = try testbed.addDevice("iio:device0", attributes: Self.portraitAttributes, properties: ["ACCEL_LOCATION": "base"])
+        let base = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
+        #expect(base.status == 69)
+        #expect(base.stdout.contains("only a base (keyboard) accelerometer"))
+        try testbed.remove(path)
+        let none = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
+        #expect(none.status == 69 && none.stdout.contains("no IIO accelerometer found"))
+    }
 }

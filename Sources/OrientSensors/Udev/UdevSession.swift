@@ -21,11 +21,16 @@ final class UdevSession {
 
     /// Every IIO device with x, y and z acceleration channels, with what udev and sysfs say about it.
     func accelerometers() -> [AccelerometerCandidate] {
+        devices().compactMap(\.accelerometer)
+    }
+
+    /// Every IIO device (triggers included), each with its accelerometer description when it is one.
+    func devices() -> [IIODeviceSummary] {
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, "iio")
         udev_enumerate_scan_devices(enumerate)
-        var result: [AccelerometerCandidate] = []
+        var result: [IIODeviceSummary] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
@@ -33,9 +38,11 @@ final class UdevSession {
                 let device = udev_device_new_from_syspath(udev, path)
             else { continue }
             defer { udev_device_unref(device) }
-            if let candidate = Self.candidate(device, path: path) { result.append(candidate) }
+            let id = optionalString(udev_device_get_sysname(device)) ?? path
+            let name = optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces
+            result.append(IIODeviceSummary(id: id, name: name, accelerometer: Self.candidate(device, path: path)))
         }
-        return result
+        return result.sorted { $0.id.localizedStandardLess($1.id) }
     }
 
     private static func candidate(_ device: OpaquePointer, path: String) -> AccelerometerCandidate? {

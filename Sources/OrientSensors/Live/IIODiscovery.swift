@@ -1,0 +1,15 @@
+/// One IIO device as udev lists it.
+public struct IIODeviceSummary: Sendable, Equatable {
+    public var id: String
+    public var name: String?
+    /// Its description when it has x, y and z acceleration channels.
+    public var accelerometer: AccelerometerCandidate?
+}
+
+/// What is present, for `orientd doctor`: the same discovery the live source uses.
+public enum IIODiscovery {
+    /// Every IIO device, by id.
+    public static func devices() throws(SensorError) -> [IIODeviceSummary] {
+        try UdevSession().devices()
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import FoundationEssentials
+import Logging
+import OrientCore
+import OrientSensors
+
+extension Orientd {
+    /// `orientd doctor`: what orientd finds, what it would use and why, and what it reads, for a person.
+    struct Doctor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the IIO devices, the accelerometer orientd would use, its readings, and what looks wrong.",
+            discussion: """
+                Reads the sensor for a few seconds through the same code as the daemon (stop the orientd service \
+                first if the sensor cannot be shared). Exit status: 0 when a sensor was read, 69 when none could be.
+                """
+        )
+
+        @Option(help: "The accelerometer to examine: a driver name, an id such as iio:device0, or a sysfs path.")
+        var device: String?
+
+        @Option(help: "A mount matrix to try instead of the one the system gives ('x1, y1, z1; x2, ...').")
+        var mountMatrix: String?
+
+        @Option(help: "How long to read the sensor, in seconds.")
+        var seconds: Double = 3
+
+        @Flag(help: "Print a JSON document instead.")
+        var json = false
+
+        func validate() throws {
+            guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in 0 < s <= 60") }
+            if let mountMatrix {
+                do { _ = try MountMatrix(parsing: mountMatrix) } catch { throw ValidationError("--mount-matrix: \(error)") }
+            }
+        }
+
+        func run() async throws {
+            LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .critical) }
+            let override = try mountMatrix.map { try MountMatrix(parsing: $0) }
+            let report = await DoctorReport.examine(device: device, mountMatrixOverride: override, seconds: seconds)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(report.text)
+            }
+            if report.readings.isEmpty { throw ExitCode(69) }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Logging
+import OrientCore
+import OrientSensors
+
+/// What `orientd doctor` found, for people (``text``) and machines (Codable).
+struct DoctorReport: Codable {
+    struct Device: Codable {
+        var id: String
+        var name: String?
+        var accelerometer: Bool
+        var location: String?
+    }
+
+    struct Sensor: Codable {
+        var id: String
+        var name: String
+        var reason: String
+        var location: String
+        var capture: String
+        var scale: String
+        var rate: Double?
+        var mountMatrix: String
+        var mountMatrixSource: String
+        var mirrored: Bool
+        var singular: Bool
+        /// The matrix orientd applies (z replaced by x × y when the given one is not a rotation).
+        var mountMatrixUsed: String
+    }
+
+    struct Reading: Codable {
+        /// Gravity in the device frame, m/s².
+        var x: Double
+        var y: Double
+        var z: Double
+        var magnitude: Double
+    }
+
+    var devices: [Device] = []
+    var sensor: Sensor?
+    /// The last readings, at most ten.
+    var readings: [Reading] = []
+    var device: String = DeviceOrientation.unknown.rawValue
+    var interface: String = InterfaceOrientation.unknown.rawValue
+    var warnings: [String] = []
+
+    static func examine(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async -> DoctorReport {
+        var report = DoctorReport()
+        let devices: [IIODeviceSummary]
+        do {
+            devices = try IIODiscovery.devices()
+        } catch {
+            report.warnings.append("cannot list IIO devices: \(error)")
+            return report
+        }
+        report.devices = devices.map {
+            Device(id: $0.id, name: $0.name, accelerometer: $0.accelerometer != nil,
+                   location: $0.accelerometer?.location.rawValue)
+        }
+        let candidates = devices.compactMap(\.accelerometer)
+        guard case .chosen(let chosen, let reason) = SensorSelection.choose(from: candidates, configured: configured) else {
+            if case .none(let reason) = SensorSelection.choose(from: candidates, configured: configured) {
+                report.warnings.append(reason)
+            }
+            return report
+        }
+        await report.read(chosen, reason: reason, override: mountMatrixOverride, seconds: seconds)
+        return report
+    }
+
+    /// Reads the chosen sensor through the live source for `seconds`.
+    private mutating func read(_ chosen: AccelerometerCandidate, reason: String, override: MountMatrix?, seconds: Double) async {
+        let source = IIOSampleSource(
+            configuration: LiveSensorConfiguration(device: chosen.id, mountMatrixOverride: override),
+            logger: Logger(label: "orientd doctor"))
+        // Collect for `seconds`, then cancel: that ends the stream (and the capture thread) even when the
+        // sensor is silent.
+        let events = source.events()
+        let collector = Task<[SensorEvent], Never> {
+            var collected: [SensorEvent] = []
+            for await event in events { collected.append(event) }
+            return collected
+        }
+        try? await Task.sleep(for: .seconds(seconds))
+        collector.cancel()
+        var modes: [SensorDescription.CaptureMode] = []
+        var engine: OrientationEngine?
+        var samples: [AccelSample] = []
+        for event in await collector.value {
+            switch event {
+            case .opened(let description):
+                modes.append(description.mode)
+                describe(description, reason: reason)
+                engine = try? OrientationEngine(mountMatrix: description.mountMatrix, tracker: InterfaceOrientationTracker())
+            case .sample(let sample):
+                samples.append(sample)
+                if let change = try? engine?.feed(sample) {
+                    device = change.device.rawValue
+                    interface = change.interface.rawValue
+                }
+            case .closed(let why):
+                warnings.append("the sensor went away: \(why)")
+            case .noSensor(let why):
+                warnings.append(why)
+            case .ended:
+                break
+            }
+        }
+        if modes.count > 1, modes.first == .buffered {
+            warnings.append("buffered capture delivered nothing for 2 s, so orientd polls this sensor instead")
+        }
+        guard let matrix = engine?.mountMatrix else { return }
+        readings = samples.suffix(10).map { sample in
+            let g = matrix.apply(sample.acceleration)
+            return Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
+        }
+        if samples.isEmpty {
+            warnings.append("no readings in \(seconds) s")
+        } else {
+            let magnitudes = samples.map { $0.acceleration.length }.sorted()
+            let median = magnitudes[magnitudes.count / 2]
+            if abs(median - 9.80665) > 1.5 {
+                warnings.append("readings are \(Self.format(median)) m/s² at rest, far from 1 g (9.81): the scale looks wrong")
+            }
+        }
+    }
+
+    private mutating func describe(_ description: SensorDescription, reason: String) {
+        let repair = description.mountMatrix.repairingHandedness()
+        sensor = Sensor(
+            id: description.id, name: description.name, reason: reason, location: description.location.rawValue,
+            capture: description.mode.rawValue,
+            scale: description.scaleSource == .learned ? "learned from readings at rest (the driver gives none)" : "from the device",
+            rate: description.rate, mountMatrix: description.mountMatrix.text,
+            mountMatrixSource: description.mountMatrixSource.description,
+            mirrored: repair.changed && !repair.isSingular && description.mountMatrix.determinant < 0,
+            singular: repair.isSingular,
+            mountMatrixUsed: (repair.isSingular ? description.mountMatrix : repair.repaired).text)
+        if repair.isSingular {
+            warnings.append("the mount matrix \(description.mountMatrix) is singular (x and y rows parallel): fix it with a hwdb quirk or mount-matrix")
+        } else if repair.changed {
+            warnings.append("the mount matrix \(description.mountMatrix) is not a rotation (face up and down would swap); orientd uses \(repair.repaired)")
+        }
+    }
+
+    var text: String {
+        var lines = ["IIO devices:"]
+        if devices.isEmpty { lines.append("  none") }
+        for device in devices {
+            let kind = device.accelerometer ? "accelerometer, location \(device.location ?? "display")" : "not an accelerometer"
+            lines.append("  \(device.id)  \(device.name ?? "(no name)")  \(kind)")
+        }
+        if let sensor {
+            lines.append("")
+            lines.append("Using \(sensor.id) (\(sensor.name)): \(sensor.reason)")
+            lines.append("  location: \(sensor.location)")
+            lines.append("  capture: \(sensor.capture)")
+            lines.append("  scale: \(sensor.scale)")
+            lines.append("  rate: \(sensor.rate.map { "\(Self.format($0)) Hz" } ?? "unknown")")
+            lines.append("  mount matrix: \(sensor.mountMatrix) (from \(sensor.mountMatrixSource))")
+            if sensor.mountMatrixUsed != sensor.mountMatrix { lines.append("  used as: \(sensor.mountMatrixUsed) (z = x × y)") }
+        }
+        if !readings.isEmpty {
+            lines.append("")
+            lines.append("Readings (gravity in the device frame, m/s²):")
+            for r in readings {
+                lines.append("  (\(Self.format(r.x)), \(Self.format(r.y)), \(Self.format(r.z)))  |g| \(Self.format(r.magnitude))")
+            }
+            lines.append("Orientation: \(device) (interface \(interface))")
+        }
+        lines.append("")
+        lines.append(warnings.isEmpty ? "No warnings." : "Warnings:")
+        for warning in warnings { lines.append("  - \(warning)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return String(rounded == 0 ? 0 : rounded)  // no "-0.0"
+    }
+}
