@@ -82,6 +82,20 @@ struct BufferedSensorTests {
         #expect((state?.t ?? 0) >= 1.0 && (state?.t ?? 0) < 10)
     }
 
+    @Test("A device without a current trigger gets its own (<name>-dev<N>), and its scans flow")
+    func trigger() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(
+            Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: trigger/current_trigger=\\n\n")
+        try testbed.describe("P: /devices/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n")
+        let daemon = try run(testbed)
+        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 200, rate: 50)
+        #expect(try wait(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        let current = try String(
+            contentsOfFile: testbed.root + "/sys/devices/platform/accel/iio:device0/trigger/current_trigger", encoding: .utf8)
+        #expect(current.hasPrefix("accel_3d-dev0"))
+    }
+
     @Test("A buffered device that delivers nothing is read by polling after 2 s")
     func stallFallsBackToPolling() throws {
         let testbed = try UmockdevTestbed()

@@ -39,6 +39,7 @@ final class IIOBufferedAccelerometer {
             timestamp = nil
         }
         for channel in [channels.x, channels.y, channels.z] { iio_channel_enable(channel) }
+        Self.selectTrigger(device)
         _ = iio_context_set_timeout(device.context, Self.refillTimeoutMilliseconds)
         guard let buffer = iio_device_create_buffer(device.device, scansPerRead, false) else {
             throw SensorError("iio_device_create_buffer", errno: errno, device: id)
@@ -49,6 +50,20 @@ final class IIOBufferedAccelerometer {
 
     deinit {
         iio_buffer_destroy(buffer)
+    }
+
+    /// A device that needs a trigger delivers nothing until one is set. When none is set and the context has
+    /// the device's own trigger (named `<name>-dev<N>`, as HID sensor hubs and most drivers name it), use it.
+    private static func selectTrigger(_ device: IIODevice) {
+        var current: OpaquePointer?
+        // A device that takes no trigger fails here; one whose trigger is set already returns it.
+        let result = iio_device_get_trigger(device.device, &current)
+        guard result == 0, current == nil, let name = device.name else { return }
+        let number = device.id.drop { !$0.isNumber }
+        guard let trigger = iio_context_find_device(device.context, "\(name)-dev\(number)"),
+            iio_device_is_trigger(trigger)
+        else { return }
+        _ = iio_device_set_trigger(device.device, trigger)
     }
 
     /// Waits for the next scans and decodes them. Throws ETIMEDOUT when none came within the refill timeout.
