@@ -46,24 +46,14 @@ struct BufferedSensorTests {
         return daemon
     }
 
-    private func wait(_ daemon: DaemonHarness, op: String = "get", until condition: (ServerMessage) -> Bool) throws -> ServerMessage? {
-        let client = try LineClient(path: daemon.socket)
-        var last: ServerMessage?
-        _ = waitFor(timeout: 10) {
-            last = client.request("\"op\":\"\(op)\"")
-            return last.map(condition) ?? false
-        }
-        return last
-    }
-
     @Test("le:s16/16>>0 without a timestamp: iio-sensor-proxy's reading (103, -919, -385), no scale, is portrait")
     func referenceReading() throws {
         let testbed = try UmockdevTestbed()
         try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: nil))
         let daemon = try run(testbed)
         try testbed.stream(Self.path, scanHex: Self.words([103, -919, -385]), count: 200, rate: 50)
-        #expect(try wait(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        #expect(try wait(daemon, op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
         #expect(daemon.log.contains("learning 1 g"))
     }
 
@@ -76,7 +66,7 @@ struct BufferedSensorTests {
         // align the 64-bit timestamp at byte 8.
         let scan = Self.words([(-256 << 4) | 0xF, 0xF, 0xF]) + "0000" + "{t}"
         try testbed.stream(Self.path, scanHex: scan, count: 200, rate: 50)
-        let state = try wait(daemon) { $0.device == "landscape-left" }
+        let state = try daemon.poll { $0.device == "landscape-left" }
         #expect(state?.device == "landscape-left", "\(daemon.log)")
         // Times come from the timestamp channel: the scans were stamped from 1.0 s on.
         #expect((state?.t ?? 0) >= 1.0 && (state?.t ?? 0) < 10)
@@ -90,7 +80,7 @@ struct BufferedSensorTests {
         try testbed.describe("P: /devices/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n")
         let daemon = try run(testbed)
         try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 200, rate: 50)
-        #expect(try wait(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         let current = try String(
             contentsOfFile: testbed.root + "/sys/devices/platform/accel/iio:device0/trigger/current_trigger", encoding: .utf8)
         #expect(current.hasPrefix("accel_3d-dev0"))
@@ -101,10 +91,10 @@ struct BufferedSensorTests {
         let testbed = try UmockdevTestbed()
         try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (0, 256, 0)))
         let daemon = try run(testbed)
-        let state = try wait(daemon) { $0.device == "portrait-upside-down" }
+        let state = try daemon.poll { $0.device == "portrait-upside-down" }
         #expect(state?.device == "portrait-upside-down", "\(daemon.log)")
         #expect(daemon.log.contains("delivered nothing"))
-        #expect(try wait(daemon, op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
         daemon.signal(SIGTERM)
         let doctor = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: testbed.environment)
         #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s"), "\(doctor.stdout)")

@@ -101,6 +101,18 @@ final class DaemonHarness {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// Asks `op` (get or status) until `condition` holds or 10 s pass; returns the last reply.
+    @discardableResult
+    func poll(op: String = "get", until condition: (ServerMessage) -> Bool) throws -> ServerMessage? {
+        let client = try LineClient(path: socket)
+        var last: ServerMessage?
+        _ = waitFor(timeout: 10) {
+            last = client.request("\"op\":\"\(op)\"")
+            return last.map(condition) ?? false
+        }
+        return last
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -123,15 +135,7 @@ final class LineClient {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = withUnixAddress(path) { connect(fd, $0, $1) }
         if result != 0 {
             let error = errno
             // deinit runs after a throwing init too: close once here and leave nothing for it, or it would
@@ -242,4 +246,17 @@ func dedupInterfaces(_ events: [ServerMessage]) -> [String] {
         result.append(interface)
     }
     return result
+}
+
+/// Calls `body` with a Unix socket address for `path` and its length (for connect and bind).
+func withUnixAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: path.utf8)
+        raw[path.utf8.count] = 0
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
 }

@@ -17,31 +17,19 @@ struct LiveSensorTests {
         return daemon
     }
 
-    /// Polls `get` (or `status`) until `condition` holds; returns the last reply.
-    @discardableResult
-    private func poll(_ daemon: DaemonHarness, op: String = "get", until condition: (ServerMessage) -> Bool) throws -> ServerMessage? {
-        let client = try LineClient(path: daemon.socket)
-        var last: ServerMessage?
-        _ = waitFor(timeout: 10) {
-            last = client.request("\"op\":\"\(op)\"")
-            return last.map(condition) ?? false
-        }
-        return last
-    }
-
     @Test("A polled accelerometer: portrait, then landscape when its values change while running")
     func polledValuesChange() throws {
         let testbed = try UmockdevTestbed()
         let path = try testbed.addDevice(
             "iio:device0", attributes: Self.portraitAttributes, properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
         let daemon = try startDaemon(testbed)
-        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         try testbed.set(path, "in_accel_y_raw", "0")
         try testbed.set(path, "in_accel_x_raw", "256")
-        let state = try poll(daemon) { $0.device == "landscape-right" }
+        let state = try daemon.poll { $0.device == "landscape-right" }
         #expect(state?.device == "landscape-right")
         #expect(state?.interface == "landscape-left")
-        let status = try poll(daemon, op: "status") { $0.sensorInfo?.id != nil }
+        let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mode == "polled")
         #expect(status?.sensorInfo?.mountMatrixSource == "udev ACCEL_MOUNT_MATRIX")
     }
@@ -53,7 +41,7 @@ struct LiveSensorTests {
         _ = try testbed.addDevice(
             "iio:device0", attributes: ["in_accel_x_raw": "103", "in_accel_y_raw": "-919", "in_accel_z_raw": "-385"])
         let daemon = try startDaemon(testbed)
-        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         #expect(daemon.log.contains("learning 1 g"))
     }
 
@@ -67,8 +55,8 @@ struct LiveSensorTests {
         attributes["in_accel_mount_matrix"] = "0, 1, 0; -1, 0, 0; 0, 0, 1"
         _ = try testbed.addDevice("iio:device0", attributes: attributes)
         let daemon = try startDaemon(testbed)
-        #expect(try poll(daemon) { $0.device != "unknown" }?.device == "portrait", "\(daemon.log)")
-        let status = try poll(daemon, op: "status") { $0.sensorInfo?.id != nil }
+        #expect(try daemon.poll { $0.device != "unknown" }?.device == "portrait", "\(daemon.log)")
+        let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
         #expect(status?.sensorInfo?.mountMatrixRepaired == false)
     }
@@ -81,7 +69,7 @@ struct LiveSensorTests {
         base["in_accel_y_raw"] = "0"
         _ = try testbed.addDevice("iio:device0", attributes: base, properties: ["ACCEL_LOCATION": "base"])
         let daemon = try startDaemon(testbed)
-        let alone = try poll(daemon) { $0.sensor == "none" }
+        let alone = try daemon.poll { $0.sensor == "none" }
         #expect(alone?.sensor == "none", "a base sensor alone is not used")
         #expect(daemon.log.contains("only a base (keyboard) accelerometer"))
         daemon.signal(SIGTERM)
@@ -90,8 +78,8 @@ struct LiveSensorTests {
         display["label"] = "accel-display"
         _ = try testbed.addDevice("iio:device1", attributes: display)
         let both = try startDaemon(testbed)
-        #expect(try poll(both) { $0.device != "unknown" }?.device == "portrait", "the display sensor reads portrait")
-        #expect(try poll(both, op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.id == "iio:device1")
+        #expect(try both.poll { $0.device != "unknown" }?.device == "portrait", "the display sensor reads portrait")
+        #expect(try both.poll(op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.id == "iio:device1")
     }
 
     @Test("Removed while running: device unknown, sensor unavailable; added back: read again without a restart")
@@ -99,16 +87,16 @@ struct LiveSensorTests {
         let testbed = try UmockdevTestbed()
         let path = try testbed.addDevice("iio:device0", attributes: Self.portraitAttributes)
         let daemon = try startDaemon(testbed)
-        #expect(try poll(daemon) { $0.device == "portrait" }?.device == "portrait")
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait")
         try testbed.remove(path)
-        let gone = try poll(daemon) { $0.sensor == "unavailable" }
+        let gone = try daemon.poll { $0.sensor == "unavailable" }
         #expect(gone?.sensor == "unavailable")
         #expect(gone?.device == "unknown")
         var landscape = Self.portraitAttributes
         landscape["in_accel_x_raw"] = "-256"
         landscape["in_accel_y_raw"] = "0"
         _ = try testbed.addDevice("iio:device0", attributes: landscape)
-        let back = try poll(daemon) { $0.sensor == "available" && $0.device == "landscape-left" }
+        let back = try daemon.poll { $0.sensor == "available" && $0.device == "landscape-left" }
         #expect(back?.device == "landscape-left")
         #expect(daemon.process.isRunning)
     }
