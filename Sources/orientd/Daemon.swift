@@ -59,11 +59,12 @@ enum Daemon {
                 {
                     logger.warning("socket, state-directory, device and rate changes take effect at the next start")
                 }
-                try? await loop.submit {
-                    publisher.value.reconfigure(publisherSettings(next))
+                let problem = try? await loop.submit {
                     policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
                     policy.value.maximumClients = next.maxClients
+                    return publisher.value.reconfigure(publisherSettings(next))
                 }.get()
+                if let problem = problem ?? nil { logger.warning("\(problem)") }
                 sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor)))
                 logger.info("configuration reloaded")
             } catch {

@@ -161,4 +161,16 @@ struct PublisherTests {
         #expect(p.systemState.interface == .landscapeLeft)
         #expect(p.systemState.sensor == .unavailable)
     }
+
+    @Test("A reload whose mask would strand a subscriber keeps the old mask and says why")
+    func reloadStranding() {
+        let p = publisher()
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(mask: .portrait), id: nil)
+        let problem = p.reconfigure(.init(configuredMask: .landscape))
+        #expect(problem?.contains("would leave 1 subscriber(s)") == true)
+        #expect(p.systemMask == .all)
+        #expect(p.reconfigure(.init(configuredMask: .allButUpsideDown)) == nil)
+        #expect(p.systemMask == .allButUpsideDown)
+    }
 }

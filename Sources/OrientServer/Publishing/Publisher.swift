@@ -188,13 +188,24 @@ public final class Publisher {
 
     // MARK: Configuration
 
-    /// Applies a reloaded configuration. A mask set at run time stays in force.
-    public func reconfigure(_ settings: Settings) {
-        let strandedByMask = subscribers.values.contains { (persistent.mask ?? settings.configuredMask).intersection($0.settings.mask).isEmpty }
+    /// Applies a reloaded configuration. A mask set at run time stays in force. A configured mask that would leave
+    /// a subscriber with no allowed orientation is not applied (as `set-mask` refuses it).
+    /// - Returns: why part of the configuration was not applied, or `nil`.
+    @discardableResult
+    public func reconfigure(_ settings: Settings) -> String? {
         var settings = settings
-        if strandedByMask { settings.configuredMask = self.settings.configuredMask }
+        var problem: String?
+        let stranded = subscribers.values.filter {
+            (persistent.mask ?? settings.configuredMask).intersection($0.settings.mask).isEmpty
+        }.count
+        if stranded > 0 {
+            problem = "the mask \(settings.configuredMask) would leave \(stranded) subscriber(s) with no allowed orientation; "
+                + "keeping \(self.settings.configuredMask)"
+            settings.configuredMask = self.settings.configuredMask
+        }
         self.settings = settings
         applySystemMask()
+        return problem
     }
 
     private func applySystemMask() {
