@@ -1,3 +1,4 @@
+import Foundation
 import OrientCore
 import OrientServer
 import Testing
@@ -8,21 +9,23 @@ struct ConfigurationFileTests {
     func everyKey() throws {
         let text = """
             # orientd configuration
-            socket: /tmp/o.sock
-            socket-mode: "0660"
-            mask: all-but-upside-down
-            preferred: landscape-right
-            device: iio:device1
-            mount-matrix: "0, -1, 0; -1, 0, 0; 0, 0, 1"
-            mount-repair: false
-            rate: 100
-            sampling: always
-            control-group: video
-            max-clients: 50
-            state-directory: /tmp/state
-            classifier:
-              settle-time: 0.06
-              hysteresis-gap: 40
+            socket = /tmp/o.sock
+            socket-mode = "0660"
+            mask = all-but-upside-down
+            preferred=landscape-right
+            device = iio:device1
+            mount-matrix = 0, -1, 0; -1, 0, 0; 0, 0, 1
+            mount-repair = false
+            rate = 100
+            sampling = always
+            control-group = video
+            max-clients = 50
+            \tstate-directory = /tmp/state#1\r
+
+            [classifier]
+            ; semicolons start comments too
+            settle-time = 0.06
+            hysteresis-gap = 40
             """
         let c = try ConfigurationFile.parse(text, file: "o.conf")
         #expect(c.socketPath == "/tmp/o.sock")
@@ -36,24 +39,50 @@ struct ConfigurationFileTests {
         #expect(c.sampling == .always)
         #expect(c.controlGroup == "video")
         #expect(c.maxClients == 50)
-        #expect(c.stateDirectory == "/tmp/state")
+        #expect(c.stateDirectory == "/tmp/state#1")  // no inline comments; \\r of a CRLF file dropped
         #expect(c.classifier.settleTime == 0.06)
         #expect(c.classifier.hysteresisGap == 40)
         #expect(try ConfigurationFile.parse("# nothing but a comment\n", file: "e.conf") == DaemonConfiguration())
+        #expect(try ConfigurationFile.parse("", file: "e.conf") == DaemonConfiguration())
+    }
+
+    @Test("The sample orientd.conf shipped with the package is valid and states the defaults")
+    func shippedSample() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Systemd/orientd.conf").standardized.path
+        let sample = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try ConfigurationFile.parse(sample, file: path) == DaemonConfiguration())
+        // Uncommenting every setting must still give the defaults: the sample documents them.
+        let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("#") && $0.contains(" = ") && !$0.hasPrefix("# ") ? String($0.dropFirst()) : String($0) }
+            .joined(separator: "\n")
+        var expected = DaemonConfiguration()
+        expected.device = "iio:device0"
+        expected.mountMatrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
+        expected.preferred = .landscapeRight
+        expected.controlGroup = "wheel"
+        #expect(try ConfigurationFile.parse(uncommented, file: path) == expected)
     }
 
     @Test("Errors name the file, the line and the key", arguments: [
-        ("mask: all\nmaks: portrait\n", "bad.conf:2: maks: unknown key"),
-        ("rate: fast\n", "bad.conf:1: rate: \"fast\" is not a number"),
-        ("mask: sideways\n", "bad.conf:1: mask: unknown orientation mask"),
-        ("classifier:\n  settle: 1\n", "bad.conf:2: classifier.settle: unknown setting"),
-        ("classifier:\n  settle-time: -1\n", "bad.conf: classifier.settle-time:"),
-        ("sampling: sometimes\n", "bad.conf:1: sampling: expected on-demand or always"),
-        ("mount-repair: maybe\n", "bad.conf:1: mount-repair: expected true or false"),
-        ("mount-matrix: \"1, 0, 0; 0, 1, 0\"\n", "bad.conf:1: mount-matrix: bad mount matrix"),
-        ("mask: portrait\npreferred: landscape-left\n", "bad.conf: preferred: landscape-left is not allowed by the mask portrait"),
-        ("mask: [all\n", "bad.conf:"),
-        ("- a\n- b\n", "bad.conf:1: expected key: value lines"),
+        ("mask = all\nmaks = portrait\n", "bad.conf:2: maks: unknown key"),
+        ("rate = fast\n", "bad.conf:1: rate: \"fast\" is not a number"),
+        ("rate =\n", "bad.conf:1: rate: expected a value"),
+        ("mask = sideways\n", "bad.conf:1: mask: unknown orientation mask"),
+        ("[classifier]\nsettle = 1\n", "bad.conf:2: classifier.settle: unknown setting"),
+        ("[classifier]\nsettle-time = -1\n", "bad.conf: classifier.settle-time:"),
+        ("[filter]\nsettle-time = 1\n", "bad.conf:2: unknown section [filter]"),
+        ("sampling = sometimes\n", "bad.conf:1: sampling: expected on-demand or always"),
+        ("mount-repair = maybe\n", "bad.conf:1: mount-repair: expected true or false"),
+        ("mount-matrix = 1, 0, 0; 0, 1, 0\n", "bad.conf:1: mount-matrix: bad mount matrix"),
+        ("mask = portrait\npreferred = landscape-left\n", "bad.conf: preferred: landscape-left is not allowed by the mask portrait"),
+        ("# ok\n[classifier\n", "bad.conf:2: expected a section header"),
+        ("[]\n", "bad.conf:1: expected a section header"),
+        ("[a b]\n", "bad.conf:1: \"a b\" is not a section name"),
+        ("mask: all\n", "bad.conf:1: expected key = value"),
+        (" = all\n", "bad.conf:1: a key is missing before ="),
+        ("rate = 10\n\nrate = 20\n", "bad.conf:3: rate is already set at line 1"),
+        ("mask all = x\n", "bad.conf:1: \"mask all\" is not a key name"),
     ])
     func errors(text: String, message: String) {
         #expect {

@@ -146,17 +146,17 @@ struct DaemonEndToEndTests {
         let folder = try DaemonHarness.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/orientd.conf"
-        try "mask: all\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "mask = all\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
         try daemon.waitUntilListening()
         let client = try LineClient(path: daemon.socket)
         #expect(client.request(#""op":"get""#)?.mask == "all")
 
-        try "mask: landscape\npreferred: landscape-left\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "mask = landscape\npreferred = landscape-left\n".write(toFile: config, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         #expect(waitFor { client.request(#""op":"get""#)?.mask == "landscape" })
 
-        try "mask: landscape\nbogus-key: 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "mask = landscape\nbogus-key = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         #expect(waitFor { daemon.log.contains("configuration not reloaded") })
         #expect(daemon.log.contains("orientd.conf:2: bogus-key: unknown key"))

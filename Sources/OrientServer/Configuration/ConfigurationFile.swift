@@ -1,47 +1,52 @@
 import OrientCore
-import Yams
 
-/// Reads the configuration file: YAML, every key optional, unknown keys refused (a typo must not pass silently).
+/// Reads the configuration file (syntax in `KeyValueFile`): every key optional, unknown keys and sections refused,
+/// because a typo must not pass silently. Each error names the file, the line and the key.
 ///
-/// YAML was chosen over TOML because Yams keeps the line of every node, so each error names its line; the TOML
-/// parsers available here either lose positions or bring dependencies that cannot be fetched.
+/// ```
+/// socket = /run/orientd/orientd.sock
+/// mask = all-but-upside-down
+/// sampling = on-demand
 ///
-/// ```yaml
-/// socket: /run/orientd/orientd.sock
-/// mask: all-but-upside-down
-/// preferred: landscape-right
-/// sampling: on-demand
-/// classifier:
-///   settle-time: 0.06
+/// [classifier]
+/// settle-time = 0.06
 /// ```
 public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
         "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "sampling",
-        "control-group", "max-clients", "state-directory", "classifier",
+        "control-group", "max-clients", "state-directory",
     ]
+    /// The one section; its keys are `ClassifierSettings.Key`s.
+    public static let classifierSection = "classifier"
 
     /// Applies the file's settings on top of `base`.
     public static func parse(
         _ text: String, file: String, base: DaemonConfiguration = DaemonConfiguration()
     ) throws(ConfigurationError) -> DaemonConfiguration {
-        let root: Node?
+        let parsed: KeyValueFile
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(file: file, line: Self.line(of: error), message: "not valid YAML: \(Self.summary(of: error))")
+            parsed = try KeyValueFile(parsing: text)
         } catch {
-            throw ConfigurationError(file: file, message: "not valid YAML: \(error)")
+            throw ConfigurationError(file: file, line: error.line, message: error.message)
         }
         var configuration = base
-        guard let root else { return configuration }  // An empty file (or only comments) changes nothing.
-        guard let mapping = root.mapping else {
-            throw ConfigurationError(file: file, line: root.mark?.line, message: "expected key: value lines at the top level")
-        }
-        for (keyNode, value) in mapping {
-            let key = keyNode.string ?? ""
-            let place = Place(file: file, line: keyNode.mark?.line, key: key)
-            try apply(key: key, value: value, at: place, to: &configuration)
+        for assignment in parsed.assignments {
+            let place = Place(
+                file: file, line: assignment.line, key: (assignment.section.map { $0 + "." } ?? "") + assignment.key)
+            switch assignment.section {
+            case nil: try apply(key: assignment.key, value: assignment.value, at: place, to: &configuration)
+            case classifierSection?:
+                guard !assignment.value.isEmpty else { throw place.error("expected a value after =") }
+                guard let settingKey = ClassifierSettings.Key(rawValue: assignment.key) else {
+                    let known = ClassifierSettings.Key.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw place.error("unknown setting; known settings: \(known)")
+                }
+                configuration.classifier[settingKey] = try number(assignment.value, place)
+            case let section?:
+                throw ConfigurationError(
+                    file: file, line: assignment.line, message: "unknown section [\(section)]; the only section is [\(classifierSection)]")
+            }
         }
         do {
             try configuration.validate()
@@ -64,87 +69,50 @@ public enum ConfigurationFile {
     }
 
     private static func apply(
-        key: String, value: Node, at place: Place, to c: inout DaemonConfiguration
+        key: String, value: String, at place: Place, to c: inout DaemonConfiguration
     ) throws(ConfigurationError) {
+        guard !value.isEmpty else { throw place.error("expected a value after =") }
         switch key {
-        case "socket": c.socketPath = try string(value, place)
+        case "socket": c.socketPath = value
         case "socket-mode":
-            let text = try string(value, place)
-            guard let mode = UInt16(text, radix: 8), mode <= 0o777 else { throw place.error("expected an octal mode such as 0666") }
+            guard let mode = UInt16(value, radix: 8), mode <= 0o777 else { throw place.error("expected an octal mode such as 0666") }
             c.socketMode = mode
         case "mask":
-            do { c.systemMask = try InterfaceOrientationMask(parsing: try string(value, place)) } catch let error as MaskParseError {
-                throw place.error(error.description)
-            } catch { throw place.error("\(error)") }
+            do { c.systemMask = try InterfaceOrientationMask(parsing: value) } catch { throw place.error(error.description) }
         case "preferred":
-            let text = try string(value, place)
-            guard let orientation = InterfaceOrientation(rawValue: text), orientation != .unknown else {
-                throw place.error("unknown orientation \"\(text)\"")
+            guard let orientation = InterfaceOrientation(rawValue: value), orientation != .unknown else {
+                throw place.error("unknown orientation \"\(value)\"")
             }
             c.preferred = orientation
-        case "device": c.device = try string(value, place)
+        case "device": c.device = value
         case "mount-matrix":
-            do { c.mountMatrix = try MountMatrix(parsing: try string(value, place)) } catch let error as MountMatrixParseError {
-                throw place.error(error.description)
-            } catch { throw place.error("\(error)") }
+            do { c.mountMatrix = try MountMatrix(parsing: value) } catch { throw place.error(error.description) }
         case "mount-repair": c.mountRepair = try bool(value, place)
         case "rate": c.rate = try number(value, place)
         case "sampling":
-            let text = try string(value, place)
-            guard let policy = SamplingPolicy(rawValue: text) else { throw place.error("expected on-demand or always, got \"\(text)\"") }
+            guard let policy = SamplingPolicy(rawValue: value) else { throw place.error("expected on-demand or always, got \"\(value)\"") }
             c.sampling = policy
-        case "control-group": c.controlGroup = try string(value, place)
+        case "control-group": c.controlGroup = value
         case "max-clients":
             let n = try number(value, place)
             guard n == n.rounded(), n >= 1, n <= 1_000_000 else { throw place.error("expected a whole number from 1 to 1000000") }
             c.maxClients = Int(n)
-        case "state-directory": c.stateDirectory = try string(value, place)
-        case "classifier":
-            guard let section = value.mapping else { throw place.error("expected a section of name: value lines") }
-            for (nameNode, settingNode) in section {
-                let name = nameNode.string ?? ""
-                let settingPlace = Place(file: place.file, line: nameNode.mark?.line, key: "classifier.\(name)")
-                guard let settingKey = ClassifierSettings.Key(rawValue: name) else {
-                    let known = ClassifierSettings.Key.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw settingPlace.error("unknown setting; known settings: \(known)")
-                }
-                c.classifier[settingKey] = try number(settingNode, settingPlace)
-            }
+        case "state-directory": c.stateDirectory = value
         default:
             throw place.error("unknown key; known keys: \(keys.joined(separator: ", "))")
         }
     }
 
-    private static func string(_ node: Node, _ place: Place) throws(ConfigurationError) -> String {
-        guard let scalar = node.scalar else { throw place.error("expected a single value") }
-        return scalar.string
-    }
-
-    private static func number(_ node: Node, _ place: Place) throws(ConfigurationError) -> Double {
-        let text = try string(node, place)
+    private static func number(_ text: String, _ place: Place) throws(ConfigurationError) -> Double {
         guard let value = Double(text), value.isFinite else { throw place.error("\"\(text)\" is not a number") }
         return value
     }
 
-    private static func bool(_ node: Node, _ place: Place) throws(ConfigurationError) -> Bool {
-        switch try string(node, place) {
-        case "true", "yes", "on": return true
-        case "false", "no", "off": return false
-        case let text: throw place.error("expected true or false, got \"\(text)\"")
-        }
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
-        default: nil
-        }
-    }
-
-    private static func summary(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): problem
-        default: "\(error)"
+    private static func bool(_ text: String, _ place: Place) throws(ConfigurationError) -> Bool {
+        switch text {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw place.error("expected true or false, got \"\(text)\"")
         }
     }
 }
