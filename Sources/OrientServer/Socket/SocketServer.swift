@@ -64,7 +64,9 @@ public struct SocketServer: Service {
         let policy = self.policy
         let logger = self.logger
         let bootstrap = ServerBootstrap(group: eventLoop, childGroup: eventLoop)
-            .serverChannelOption(.backlog, value: 256)
+            // A full backlog fails a Unix socket's non-blocking connect at once with EAGAIN (there is no retry as
+            // with TCP), so a burst of clients must fit: the kernel caps this at net.core.somaxconn (4096 here).
+            .serverChannelOption(.backlog, value: 4096)
             // A subscriber that does not read stops being writable after a few dozen events; from then on it is
             // owed only the newest state (see Subscriber).
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 4096, high: 16384))
