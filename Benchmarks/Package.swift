@@ -8,6 +8,7 @@ let package = Package(
     dependencies: [
         .package(name: "orientd", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +23,17 @@ let package = Package(
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // Event latency over the real socket, against a running orientd (see BENCHMARKS.md).
+        .executableTarget(
+            name: "fanout-latency",
+            dependencies: [
+                .product(name: "OrientProtocol", package: "orientd"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "FanoutLatency"
+        ),
     ]
 )

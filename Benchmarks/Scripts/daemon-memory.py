@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Resident memory of a running orientd, idle and with N subscribers.
+
+Usage: daemon-memory.py ORIENTD TRACE [--subscribers N] [--seconds S] [--cold]
+
+Starts `ORIENTD run` on TRACE (looped, 5x speed, sensor always open) with its socket in a temporary folder,
+reads /proc/PID/status with no client, then connects N subscribers that keep reading for S seconds and reads it
+again. --cold drops the page cache first (root only), so the binary's pages are read from disk as at boot.
+Prints VmRSS, RssAnon and RssFile in MB, and the mappings that hold the most resident memory.
+"""
+import argparse
+import os
+import selectors
+import socket
+import subprocess
+import tempfile
+import time
+
+
+def status(pid):
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                fields[key] = int(value.split()[0]) / 1024
+    return fields
+
+
+def mappings(pid, top=6):
+    totals, name = {}, ""
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 5:
+                name = parts[5] if len(parts) > 5 else "[anonymous]"
+            elif parts[0] == "Rss:":
+                totals[name] = totals.get(name, 0) + int(parts[1])
+    return sorted(totals.items(), key=lambda item: -item[1])[:top]
+
+
+def report(label, pid):
+    s = status(pid)
+    print(f"{label}: VmRSS {s['VmRSS']:.1f} MB, RssAnon {s['RssAnon']:.1f} MB, RssFile {s['RssFile']:.1f} MB")
+    for name, kb in mappings(pid):
+        print(f"    {kb / 1024:6.1f} MB  {name}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("orientd")
+    parser.add_argument("trace")
+    parser.add_argument("--subscribers", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--cold", action="store_true")
+    args = parser.parse_args()
+
+    if args.cold:
+        os.sync()
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3\n")
+
+    folder = tempfile.mkdtemp(prefix="orientd-memory-")
+    sock = os.path.join(folder, "orientd.sock")
+    daemon = subprocess.Popen(
+        [args.orientd, "run", "--replay", args.trace, "--loop", "--speed", "5", "--sampling", "always",
+         "--socket", sock, "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not os.path.exists(sock):
+            if time.monotonic() > deadline:
+                raise SystemExit("orientd did not create its socket")
+            time.sleep(0.05)
+        time.sleep(3)
+        report("sensor running, no client", daemon.pid)
+
+        selector = selectors.DefaultSelector()
+        clients = []
+        for _ in range(args.subscribers):
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.connect(sock)
+            client.sendall(b'{"op":"subscribe"}\n')
+            client.setblocking(False)
+            selector.register(client, selectors.EVENT_READ)
+            clients.append(client)
+        lines = 0
+        end = time.monotonic() + args.seconds
+        while time.monotonic() < end:
+            for key, _ in selector.select(timeout=0.2):
+                lines += key.fileobj.recv(65536).count(b"\n")
+        report(f"{args.subscribers} subscribers, after {args.seconds:g} s ({lines} lines received)", daemon.pid)
+        for client in clients:
+            client.close()
+    finally:
+        daemon.terminate()
+        daemon.wait()
+
+
+if __name__ == "__main__":
+    main()

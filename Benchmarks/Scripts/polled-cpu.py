@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""CPU and wakeups of orientd on an emulated polled accelerometer (umockdev), idle and subscribed.
+
+Usage: polled-cpu.py ORIENTD [--seconds S] [--rate HZ]
+
+Emulates an accel_3d IIO device with umockdev, starts `ORIENTD run` on it (on-demand sampling) and measures,
+over S seconds each: (1) with no client, (2) with one subscriber, the process's CPU time (utime + stime from
+/proc/PID/stat) and the context switches of each thread (/proc/PID/task/*/status), i.e. its wakeups.
+umockdev's preload library intercepts every sysfs read, so the subscribed figure is an upper bound of what the
+same reads cost on real hardware.
+"""
+import argparse
+import os
+import socket
+import subprocess
+import tempfile
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def switches(pid):
+    per_thread = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+            name = status["Name"].strip()
+            count = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
+            per_thread[f"{name} ({tid})"] = count
+        except FileNotFoundError:
+            pass
+    return per_thread
+
+
+def measure(label, pid, seconds):
+    cpu0, switches0 = cpu_seconds(pid), switches(pid)
+    time.sleep(seconds)
+    cpu1, switches1 = cpu_seconds(pid), switches(pid)
+    used = cpu1 - cpu0
+    print(f"{label}: CPU {used:.2f} s in {seconds:g} s = {100 * used / seconds:.2f} % of a core")
+    for thread, count in sorted(switches1.items()):
+        woke = count - switches0.get(thread, 0)
+        print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s)")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("orientd")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--rate", type=float, default=50)
+    args = parser.parse_args()
+
+    testbed = UMockdev.Testbed.new()
+    attributes = {"name": "accel_3d", "in_accel_x_raw": "0", "in_accel_y_raw": "-256", "in_accel_z_raw": "0",
+                  "in_accel_scale": "0.0383072"}
+    testbed.add_device("iio", "iio:device0", None,
+                       [item for pair in attributes.items() for item in (pair[0], pair[1] + "\n")], [])
+
+    folder = tempfile.mkdtemp(prefix="orientd-cpu-")
+    sock = os.path.join(folder, "orientd.sock")
+    environment = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir())
+    daemon = subprocess.Popen(
+        [args.orientd, "run", "--rate", f"{args.rate:g}", "--sampling", "on-demand", "--socket", sock,
+         "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"],
+        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not os.path.exists(sock):
+            if time.monotonic() > deadline:
+                raise SystemExit("orientd did not create its socket")
+            time.sleep(0.05)
+        time.sleep(2)
+        measure("idle, on-demand, no subscriber", daemon.pid, args.seconds)
+
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(sock)
+        client.sendall(b'{"op":"subscribe"}\n')
+        reply = client.recv(4096).decode()
+        if '"sensor":"available"' not in reply and "available" not in reply:
+            print("warning: subscribe reply was", reply.strip())
+        time.sleep(2)
+        measure(f"one subscriber, polled at {args.rate:g} Hz", daemon.pid, args.seconds)
+        client.close()
+    finally:
+        daemon.terminate()
+        daemon.wait()
+
+
+if __name__ == "__main__":
+    main()
