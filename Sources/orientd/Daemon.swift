@@ -20,11 +20,6 @@ enum Daemon {
         let listener = SocketActivation.listener(environment: environment) ?? .path(
             configuration.socketPath, mode: configuration.socketMode)
         let notifier = SystemdNotifier(environment: environment)
-        // Each client holds a descriptor; 64 more cover the sensor, the state file, udev and the log.
-        let fileLimit = FileDescriptorLimit.raise(toAtLeast: configuration.maxClients + 64)
-        if let fileLimit, fileLimit < configuration.maxClients + 64 {
-            logger.warning("the open-file limit is \(fileLimit): fewer clients than max-clients (\(configuration.maxClients)) can connect")
-        }
 
         // One event loop thread serves every connection and owns the publisher.
         let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
