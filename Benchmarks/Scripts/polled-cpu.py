@@ -30,7 +30,8 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
-def switches(pid):
+def threads(pid):
+    """Per thread: (context switches, CPU seconds)."""
     per_thread = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -38,21 +39,22 @@ def switches(pid):
                 status = dict(line.split(":", 1) for line in f if ":" in line)
             name = status["Name"].strip()
             count = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
-            per_thread[f"{name} ({tid})"] = count
+            per_thread[f"{name} ({tid})"] = (count, cpu_seconds(f"{pid}/task/{tid}"))
         except FileNotFoundError:
             pass
     return per_thread
 
 
 def measure(label, pid, seconds):
-    cpu0, switches0 = cpu_seconds(pid), switches(pid)
+    cpu0, threads0 = cpu_seconds(pid), threads(pid)
     time.sleep(seconds)
-    cpu1, switches1 = cpu_seconds(pid), switches(pid)
+    cpu1, threads1 = cpu_seconds(pid), threads(pid)
     used = cpu1 - cpu0
     print(f"{label}: CPU {used:.2f} s in {seconds:g} s = {100 * used / seconds:.2f} % of a core")
-    for thread, count in sorted(switches1.items()):
-        woke = count - switches0.get(thread, 0)
-        print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s)")
+    for thread, (count, cpu) in sorted(threads1.items()):
+        count0, cpu0 = threads0.get(thread, (0, 0))
+        woke = count - count0
+        print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s), CPU {cpu - cpu0:.2f} s")
 
 
 def main():
