@@ -7,7 +7,7 @@ public enum SensorEvent: Sendable, Equatable {
     /// One reading in the sensor's own frame, in m/s² (scale and offset applied, mount matrix not applied),
     /// on a monotonic clock in seconds.
     case sample(AccelSample)
-    /// The sensor went away or failed for good; `opened` follows when one (re)appears.
+    /// The sensor went away, or its reads keep failing; `opened` follows when one (re)appears or reads again.
     case closed(reason: String)
     /// No usable sensor is present (at start, or after the last one went away). Not fatal: sources keep waiting.
     case noSensor(reason: String)

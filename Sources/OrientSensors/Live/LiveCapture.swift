@@ -28,6 +28,9 @@ final class LiveCapture {
     /// A buffered device that delivers nothing for this long is read by polling instead (HID sensor hubs are
     /// known to stall: iio-sensor-proxy issues #135, #170, #212).
     static let stallLimit = 2.0
+    /// Polled reads failing this many times in a row (about 1.5 s with the backoff) make the sensor unavailable
+    /// until a read succeeds again: a sensor that only ever fails must not look like one that is still.
+    static let failuresBeforeUnavailable = 5
 
     private var reader: Reader?
     private var candidate: AccelerometerCandidate?
@@ -35,6 +38,10 @@ final class LiveCapture {
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
     private var failures = 0
+    /// What `.opened` said about the open sensor, said again when it reads again after failing.
+    private var openedDescription: SensorDescription?
+    /// Whether `.closed` was sent for failing reads while the sensor stayed open.
+    private var reportedFailing = false
     private var lastDelivery = 0.0
 
     init(configuration: LiveSensorConfiguration, output: AsyncStream<SensorEvent>.Continuation, stop: StopFlag, logger: Logger) {
@@ -107,6 +114,11 @@ final class LiveCapture {
         do {
             let reading = try read()
             failures = 0
+            if reportedFailing, let openedDescription {
+                reportedFailing = false
+                logger.notice("\(openedDescription.id) reads again")
+                output.yield(.opened(openedDescription))
+            }
             return reading
         } catch {
             if error.deviceIsGone {
@@ -114,6 +126,10 @@ final class LiveCapture {
             } else {
                 failures += 1
                 logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
+                if failures == Self.failuresBeforeUnavailable {
+                    reportedFailing = true
+                    output.yield(.closed(reason: "\(failures) reads in a row failed: \(error)"))
+                }
             }
             return nil
         }
@@ -152,11 +168,14 @@ final class LiveCapture {
                 failures = 0
                 if device.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
                 logger.info("using \(chosen.id): \(reason)")
+                reportedFailing = false
                 let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
-                output.yield(.opened(SensorDescription(
+                let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
                     rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    scaleSource: device.scale == nil ? .learned : .device)))
+                    scaleSource: device.scale == nil ? .learned : .device)
+                openedDescription = description
+                output.yield(.opened(description))
             } catch {
                 announceNoSensor("cannot open \(chosen.id): \(error)")
             }
