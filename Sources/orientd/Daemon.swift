@@ -108,6 +108,7 @@ enum Daemon {
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {
+        for name in store.removeLeftovers() { logger.notice("removed \(name), left in \(store.directory) by a daemon that died writing it") }
         switch store.load() {
         case .loaded(let state):
             logger.info("restored state from \(store.path): locked \(state.locked), mask \(state.mask?.name ?? "from configuration")")

@@ -36,4 +36,15 @@ struct StateStoreTests {
         }
         #expect(message.contains(store.path))
     }
+
+    @Test("Temporary files of dead writers are removed; a live writer's and other files are kept")
+    func leftovers() throws {
+        let store = StateStore(directory: try temporaryFolder())
+        // No process has a PID above the kernel's maximum (2^22), so this writer is certainly gone.
+        let names = [".state.json.999999999.tmp", ".state.json.\(getpid()).tmp", ".state.json.1.tmp", "notes.tmp"]
+        for name in names { try Data().write(to: URL(fileURLWithPath: store.directory + "/" + name)) }
+        #expect(store.removeLeftovers() == [".state.json.999999999.tmp"])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted()
+        #expect(kept == [".state.json.1.tmp", ".state.json.\(getpid()).tmp", "notes.tmp"].sorted(), "init (PID 1) is alive")
+    }
 }

@@ -47,7 +47,7 @@ public struct StateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
         try FileDescriptor.ensureDirectory(directory)
-        let temporary = directory + "/.state.json.\(getpid()).tmp"
+        let temporary = directory + "/" + Self.temporaryName(pid: getpid())
         let fd = try FileDescriptor.open(
             FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
             permissions: [.ownerReadWrite, .groupRead, .otherRead]
@@ -65,6 +65,24 @@ public struct StateStore: Sendable {
         // The rename is durable only once the directory entry is.
         let directoryFD = try FileDescriptor.open(FilePath(directory), .readOnly, options: [.directory, .closeOnExec])
         try directoryFD.closeAfter { _ = fsync(directoryFD.rawValue) }
+    }
+
+    static func temporaryName(pid: Int32) -> String { ".state.json.\(pid).tmp" }
+
+    /// Removes the temporary files of writers that are gone: a daemon killed between creating its temporary file
+    /// and renaming it leaves one behind, named for its PID, and each such crash would add another.
+    /// A file whose PID is still running is left alone, as it may be mid-write.
+    /// - Returns: the names removed.
+    @discardableResult
+    public func removeLeftovers() -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { name in
+            guard name.hasPrefix(".state.json."), name.hasSuffix(".tmp"),
+                let pid = Int32(name.dropFirst(".state.json.".count).dropLast(".tmp".count)),
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { return false }
+            return unlink(directory + "/" + name) == 0
+        }
     }
 
     private static func readAll(_ path: String) throws -> [UInt8] {
