@@ -38,8 +38,12 @@ run: release
 	.build/release/orientd run --replay $(DEMO_TRACE) --loop --config /dev/null \
 		--socket $(RUN_DIR)/orientd.sock --state-dir $(RUN_DIR)/state
 
+# The load suite (Tests/OrientdTests/Load) runs on its own after the others, one test at a time, so that its
+# thousand clients do not compete with them for the machine.
 test: deps $(HWDB_FIXTURE)
-	$(SWIFT) test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip LoadTests
+	$(SWIFT) test --skip-build --no-parallel --filter LoadTests
 	$(MAKE) check-units
 
 # systemd's own checks of the units, with ExecStart pointing at the debug build so that verify finds it.

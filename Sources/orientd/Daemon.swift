@@ -5,6 +5,7 @@ import OrientProtocol
 import OrientSensors
 import OrientServer
 import ServiceLifecycle
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,7 @@ enum Daemon {
         let listener = SocketActivation.listener(environment: environment) ?? .path(
             configuration.socketPath, mode: configuration.socketMode)
         let notifier = SystemdNotifier(environment: environment)
+        let admitted = DescriptorLimit.fit(maxClients: configuration.maxClients, logger: logger)
 
         // One event loop thread serves every connection and owns the publisher.
         let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -35,7 +37,7 @@ enum Daemon {
         let policy = try await loop.submit {
             NIOLoopBound(
                 ConnectionPolicy(authorizer: ControlAuthorizer(group: configuration.controlGroup),
-                                 maximumClients: configuration.maxClients),
+                                 maximumClients: admitted),
                 eventLoop: loop)
         }.get()
 
@@ -51,9 +53,16 @@ enum Daemon {
         let server = SocketServer(eventLoop: loop, publisher: publisher, policy: policy, listener: listener, logger: logger) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
+        // The max-clients in force, so that a reload refits the open-file limit only when it changes.
+        let currentMaxClients = Mutex(configuration.maxClients)
         let reloader = ReloadService {
             do {
                 let next = try reload()
+                let changed = currentMaxClients.withLock { current in
+                    defer { current = next.maxClients }
+                    return current != next.maxClients
+                }
+                let admitted = changed ? DescriptorLimit.fit(maxClients: next.maxClients, logger: logger) : nil
                 if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory
                     || next.device != configuration.device || next.rate != configuration.rate
                 {
@@ -61,7 +70,7 @@ enum Daemon {
                 }
                 let problem = try? await loop.submit {
                     policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
-                    policy.value.maximumClients = next.maxClients
+                    if let admitted { policy.value.maximumClients = admitted }
                     return publisher.value.reconfigure(publisherSettings(next))
                 }.get()
                 if let problem = problem ?? nil { logger.warning("\(problem)") }

@@ -18,14 +18,17 @@ final class DaemonHarness {
 
     private let ownsFolder: Bool
     private let environment: [String: String]
+    private let wrapper: [String]
 
     /// Starts `orientd run` with `arguments` plus a socket, a state directory and (unless given) an empty config.
+    /// `launcher` passes the socket in (socket activation); `wrapper` only runs the daemon, e.g. under prlimit.
     init(
         _ arguments: [String], folder: String? = nil, socket: String? = nil, launcher: [String] = [],
-        environment: [String: String] = [:]
+        wrapper: [String] = [], environment: [String: String] = [:]
     ) throws {
         ownsFolder = folder == nil
         self.environment = environment
+        self.wrapper = wrapper
         let folder = try folder ?? Self.makeFolder()
         self.folder = folder
         self.socket = socket ?? folder + "/orientd.sock"
@@ -34,7 +37,7 @@ final class DaemonHarness {
         var full = ["run", "--state-dir", stateDirectory] + arguments
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         if launcher.isEmpty { full += ["--socket", self.socket] }
-        process = try Self.launch(full, launcher: launcher, log: logPath, environment: environment)
+        process = try Self.launch(full, launcher: wrapper + launcher, log: logPath, environment: environment)
     }
 
     static func makeFolder() throws -> String {
@@ -96,7 +99,7 @@ final class DaemonHarness {
         if process.isRunning { signal(SIGTERM) }
         var full = ["run", "--state-dir", stateDirectory, "--socket", socket] + arguments
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
-        process = try Self.launch(full, launcher: [], log: logPath, environment: environment)
+        process = try Self.launch(full, launcher: wrapper, log: logPath, environment: environment)
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
