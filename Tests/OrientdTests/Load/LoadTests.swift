@@ -32,7 +32,8 @@ struct LoadTests {
         let path = try writeTrace(scenario)
         let classified = try OrientdProcess.run(["classify", path])
         let expected = try changes(classified.stdout)
-        try #require(classified.status == 0 && expected.count >= 200, "\(expected.count) changes: \(classified.stderr)")
+        // Over 4 changes a second: hundreds in the default minute.
+        try #require(classified.status == 0 && expected.count >= 4 * Self.seconds, "\(expected.count) changes: \(classified.stderr)")
         let traceSeconds = scenario.samples.last!.time - scenario.samples.first!.time
         let speed = traceSeconds / Double(Self.seconds)
 
