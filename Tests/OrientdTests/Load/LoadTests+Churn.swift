@@ -14,8 +14,10 @@ extension LoadTests {
         try #require(ProcessProbe.raiseOwnDescriptorLimit() >= Self.stallers + 64, "this process cannot open \(Self.stallers) sockets")
         let (trace, _) = try DaemonEndToEndTests.trace(seed: 26)
         // A looping replay with the sensor always open: events keep coming, and no descriptor opens or closes
-        // with the subscriber count.
-        let daemon = try DaemonHarness(["--replay", trace, "--loop", "--speed", "5", "--sampling", "always"])
+        // with the subscriber count. Room for every stalled client, the subscriber and the probes.
+        let daemon = try DaemonHarness([
+            "--replay", trace, "--loop", "--speed", "5", "--sampling", "always", "--max-clients", "\(max(1024, Self.stallers + 16))",
+        ])
         try daemon.waitUntilListening()
         let pid = daemon.process.processIdentifier
         let subscriber = try LineClient(path: daemon.socket)
