@@ -59,8 +59,9 @@ enum Daemon {
             do {
                 let next = try reload()
                 let changed = currentMaxClients.withLock { current in
-                    defer { current = next.maxClients }
-                    return current != next.maxClients
+                    let changed = current != next.maxClients
+                    current = next.maxClients
+                    return changed
                 }
                 let admitted = changed ? DescriptorLimit.fit(maxClients: next.maxClients, logger: logger) : nil
                 if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory
