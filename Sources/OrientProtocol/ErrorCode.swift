@@ -14,6 +14,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case emptyMask = "empty-mask"
     /// A request line over the limit; the connection is then closed.
     case lineTooLong = "line-too-long"
+    /// A request line was started and not finished within the request timeout; the connection is then closed.
+    case requestTimeout = "request-timeout"
     /// The daemon is serving its maximum number of clients; the connection is then closed.
     case tooManyClients = "too-many-clients"
     /// Something failed inside the daemon (for example the state file could not be written).

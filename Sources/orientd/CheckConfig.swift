@@ -47,6 +47,7 @@ extension Orientd {
             print("  sampling: \(c.sampling.rawValue)")
             print("  control-group: \(c.controlGroup ?? "none (root only)")")
             print("  max-clients: \(c.maxClients)")
+            print("  request-timeout: \(c.requestTimeout) s")
             print("  state-directory: \(c.stateDirectory)")
             print("  classifier:")
             for key in ClassifierSettings.Key.allCases {

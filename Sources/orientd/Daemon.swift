@@ -37,7 +37,7 @@ enum Daemon {
         let policy = try await loop.submit {
             NIOLoopBound(
                 ConnectionPolicy(authorizer: ControlAuthorizer(group: configuration.controlGroup),
-                                 maximumClients: admitted),
+                                 maximumClients: admitted, requestTimeout: timeAmount(configuration.requestTimeout)),
                 eventLoop: loop)
         }.get()
 
@@ -72,6 +72,7 @@ enum Daemon {
                 let problem = try? await loop.submit {
                     policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
                     if let admitted { policy.value.maximumClients = admitted }
+                    policy.value.requestTimeout = timeAmount(next.requestTimeout)
                     return publisher.value.reconfigure(publisherSettings(next))
                 }.get()
                 if let problem = problem ?? nil { logger.warning("\(problem)") }
@@ -105,6 +106,8 @@ enum Daemon {
         try await threads.shutdownGracefully()
         logger.info("stopped")
     }
+
+    private static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
     private static func publisherSettings(_ c: DaemonConfiguration) -> Publisher.Settings {
         Publisher.Settings(configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair)

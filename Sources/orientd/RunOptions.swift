@@ -41,6 +41,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Refuse connections beyond this many clients.")
     var maxClients: Int?
 
+    @Option(help: "Close a connection whose request line stays unfinished this many seconds.")
+    var requestTimeout: Double?
+
     @Option(help: "Where the rotation lock and a run-time mask are kept.")
     var stateDir: String?
 
@@ -113,6 +116,7 @@ struct RunOptions: ParsableArguments {
             c.sampling = policy
         }
         if let maxClients { c.maxClients = maxClients }
+        if let requestTimeout { c.requestTimeout = requestTimeout }
         if let stateDir { c.stateDirectory = stateDir }
         try c.validate()
     }

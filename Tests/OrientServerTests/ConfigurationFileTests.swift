@@ -20,6 +20,7 @@ struct ConfigurationFileTests {
             sampling = always
             control-group = video
             max-clients = 50
+            request-timeout = 2.5
             \tstate-directory = /tmp/state#1\r
 
             [classifier]
@@ -39,6 +40,7 @@ struct ConfigurationFileTests {
         #expect(c.sampling == .always)
         #expect(c.controlGroup == "video")
         #expect(c.maxClients == 50)
+        #expect(c.requestTimeout == 2.5)
         #expect(c.stateDirectory == "/tmp/state#1")  // no inline comments; \\r of a CRLF file dropped
         #expect(c.classifier.settleTime == 0.06)
         #expect(c.classifier.hysteresisGap == 40)
@@ -83,6 +85,7 @@ struct ConfigurationFileTests {
         (" = all\n", "bad.conf:1: a key is missing before ="),
         ("rate = 10\n\nrate = 20\n", "bad.conf:3: rate is already set at line 1"),
         ("mask all = x\n", "bad.conf:1: \"mask all\" is not a key name"),
+        ("request-timeout = 0\n", "bad.conf:1: request-timeout: expected seconds, more than 0"),
     ])
     func errors(text: String, message: String) {
         #expect {

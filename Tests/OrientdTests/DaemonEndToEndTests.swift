@@ -99,6 +99,33 @@ struct DaemonEndToEndTests {
         #expect(client.request(#""op":"status""#)?.ok == true, "others are not disturbed")
     }
 
+    @Test("A request line left unfinished closes that connection after --request-timeout, and only that one")
+    func unfinishedLine() throws {
+        let (path, _) = try Self.trace()
+        let daemon = try DaemonHarness(["--replay", path, "--request-timeout", "0.5"])
+        try daemon.waitUntilListening()
+        let subscriber = try LineClient(path: daemon.socket)
+        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
+        let slow = try LineClient(path: daemon.socket)
+        let stalled = try LineClient(path: daemon.socket)
+        stalled.send(#"{"op":"get","id":"#)
+        // A line sent in pieces, each well within the timeout, is answered.
+        for piece in [#"{"op":"#, #""get","#, #""id":7}"# + "\n"] {
+            slow.send(piece)
+            usleep(200_000)
+        }
+        #expect(slow.readMessage()?.ok == true)
+
+        let started = ContinuousClock.now
+        let message = stalled.readMessage()
+        #expect(message?.error?.code == "request-timeout")
+        #expect(stalled.readLine(timeout: 5) == nil, "then the connection is closed")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        // The subscriber has had nothing unfinished for longer than the timeout: still served.
+        #expect(subscriber.request(#""op":"get""#)?.ok == true)
+        #expect(slow.request(#""op":"status""#)?.subscribers == 1)
+    }
+
     @Test("More clients than --max-clients: the extra one gets an error and is closed")
     func clientLimit() throws {
         let (path, _) = try Self.trace()

@@ -15,7 +15,7 @@ public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
         "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "sampling",
-        "control-group", "max-clients", "state-directory",
+        "control-group", "max-clients", "request-timeout", "state-directory",
     ]
     /// The one section; its keys are `ClassifierSettings.Key`s.
     public static let classifierSection = "classifier"
@@ -97,6 +97,10 @@ public enum ConfigurationFile {
             let n = try number(value, place)
             guard n == n.rounded(), n >= 1, n <= 1_000_000 else { throw place.error("expected a whole number from 1 to 1000000") }
             c.maxClients = Int(n)
+        case "request-timeout":
+            let seconds = try number(value, place)
+            guard seconds > 0, seconds <= 3600 else { throw place.error("expected seconds, more than 0 and at most 3600") }
+            c.requestTimeout = seconds
         case "state-directory": c.stateDirectory = value
         default:
             throw place.error("unknown key; known keys: \(keys.joined(separator: ", "))")

@@ -34,6 +34,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var controlGroup: String?
     /// More connections than this are refused with an error line.
     public var maxClients = 1024
+    /// Seconds a started request line may stay unfinished before the connection is closed: a client that sends
+    /// half a line and stalls must not hold a place under max-clients for good.
+    public var requestTimeout: Double = 10
     /// Where the rotation lock and a run-time mask are kept across restarts.
     public var stateDirectory = "/var/lib/orientd"
     public var classifier = ClassifierSettings()
@@ -49,6 +52,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         }
         guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
         guard maxClients >= 1 else { throw ConfigurationError(key: "max-clients", message: "must be at least 1") }
+        guard requestTimeout > 0, requestTimeout <= 3600 else {
+            throw ConfigurationError(key: "request-timeout", message: "\(requestTimeout) is outside 0 < seconds <= 3600")
+        }
         if let preferred, !systemMask.allows(preferred) {
             throw ConfigurationError(key: "preferred", message: "\(preferred) is not allowed by the mask \(systemMask)")
         }

@@ -8,8 +8,8 @@ import Glibc
 
 /// One client connection: reads request lines, answers them, and is a ``SubscriberSink`` for events.
 ///
-/// Errors never close the connection, except for abuse: a line over the limit, or one client too many, gets an
-/// error line and then the connection is closed.
+/// Errors never close the connection, except for abuse: a line over the limit, a line left unfinished, or one
+/// client too many, gets an error line and then the connection is closed.
 final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     typealias InboundIn = [UInt8]
     typealias OutboundOut = ByteBuffer
@@ -84,6 +84,9 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is LineFrameDecoder.LineTooLong {
             fail(ProtocolError(.lineTooLong, "request line over \(SocketServer.maximumLineLength) bytes"), context: context)
+        } else if let expired = error as? RequestLineTimer.Expired {
+            logger.info("closing a connection whose request line was unfinished after \(expired.seconds) s")
+            fail(ProtocolError(.requestTimeout, "request line unfinished after \(expired.seconds) s"), context: context)
         } else {
             logger.debug("connection error: \(error)")
             context.close(promise: nil)

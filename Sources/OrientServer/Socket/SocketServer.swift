@@ -76,6 +76,8 @@ public struct SocketServer: Service {
                         publisher: publisher.value, authorizer: { policy.value.authorizer },
                         maximumClients: { policy.value.maximumClients }, connections: registry.value, logger: logger)
                     try channel.pipeline.syncOperations.addHandler(
+                        RequestLineTimer(timeout: { policy.value.requestTimeout }))
+                    try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineLength)))
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }

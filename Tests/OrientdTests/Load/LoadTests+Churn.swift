@@ -14,9 +14,11 @@ extension LoadTests {
         try #require(ProcessProbe.raiseOwnDescriptorLimit() >= Self.stallers + 64, "this process cannot open \(Self.stallers) sockets")
         let (trace, _) = try DaemonEndToEndTests.trace(seed: 26)
         // A looping replay with the sensor always open: events keep coming, and no descriptor opens or closes
-        // with the subscriber count. Room for every stalled client, the subscriber and the probes.
+        // with the subscriber count. Room for every stalled client, the subscriber and the probes. The stalled
+        // clients must stay for the whole check, however many there are, so the request timeout is long.
         let daemon = try DaemonHarness([
             "--replay", trace, "--loop", "--speed", "5", "--sampling", "always", "--max-clients", "\(max(1024, Self.stallers + 16))",
+            "--request-timeout", "600",
         ])
         try daemon.waitUntilListening()
         let pid = daemon.process.processIdentifier
