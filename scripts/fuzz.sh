@@ -37,5 +37,5 @@ for name in $targets; do
         -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$@" "$corpus" "$fuzz/Corpus/$name" \
         >"$scratch/logs/$name.log" 2>&1 || { tail -n 40 "$scratch/logs/$name.log"; exit 1; }
-    grep -E '^(#[0-9]+ +DONE|Done |stat::)' "$scratch/logs/$name.log" || true
+    grep -E '([[:space:]]DONE |^Done |^stat::)' "$scratch/logs/$name.log" || true
 done
