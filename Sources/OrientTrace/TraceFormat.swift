@@ -54,7 +54,10 @@ public enum TraceFormat {
         return (units < 0 ? "-" : "") + whole + "." + padding + fraction
     }
 
+    /// By unicode scalars: "\r\n" is a single Character, equal to neither "\r" nor "\n".
     private static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { result.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
+        return String(result)
     }
 }

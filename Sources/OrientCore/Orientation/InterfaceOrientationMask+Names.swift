@@ -43,11 +43,17 @@ extension InterfaceOrientationMask: CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
+    ///
+    /// Works on unicode scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n", and a
+    /// combining mark after a space merges with it into one Character that is not a space.
     package func trimmingWhitespace() -> SubSequence {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else {
             return self[endIndex..<endIndex]
         }
-        return self[first...last]
+        return self[first..<scalars.index(after: last)]
     }
 }
