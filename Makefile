@@ -15,7 +15,7 @@ SYSCONFDIR ?= /etc
 DEMO_TRACE ?= Traces/demo.trace
 RUN_DIR ?= $(CURDIR)/.build/run
 HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
-# The Swift runtime linked in: about half the resident set of a dynamically linked build (see BENCHMARKS.md).
+# The Swift runtime linked in: 20.1 MB resident with 100 subscribers, against 23.6 MB dynamically linked (BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
 .PHONY: deps build release run test check-units install demo-trace clean
