@@ -40,8 +40,6 @@ final class LiveCapture {
     private var failures = 0
     /// What `.opened` said about the open sensor, said again when it reads again after failing.
     private var openedDescription: SensorDescription?
-    /// Whether `.closed` was sent for failing reads while the sensor stayed open.
-    private var reportedFailing = false
     private var lastDelivery = 0.0
 
     init(configuration: LiveSensorConfiguration, output: AsyncStream<SensorEvent>.Continuation, stop: StopFlag, logger: Logger) {
@@ -113,9 +111,10 @@ final class LiveCapture {
     private func attempt(_ read: () throws(SensorError) -> UnscaledReading) -> UnscaledReading? {
         do {
             let reading = try read()
+            // `.closed` was sent when the failures reached the limit; the sensor is back.
+            let wasUnavailable = failures >= Self.failuresBeforeUnavailable
             failures = 0
-            if reportedFailing, let openedDescription {
-                reportedFailing = false
+            if wasUnavailable, let openedDescription {
                 logger.notice("\(openedDescription.id) reads again")
                 output.yield(.opened(openedDescription))
             }
@@ -127,7 +126,6 @@ final class LiveCapture {
                 failures += 1
                 logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
                 if failures == Self.failuresBeforeUnavailable {
-                    reportedFailing = true
                     output.yield(.closed(reason: "\(failures) reads in a row failed: \(error)"))
                 }
             }
@@ -168,7 +166,6 @@ final class LiveCapture {
                 failures = 0
                 if device.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
                 logger.info("using \(chosen.id): \(reason)")
-                reportedFailing = false
                 let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
                 let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
