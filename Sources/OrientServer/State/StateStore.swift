@@ -67,7 +67,10 @@ public struct StateStore: Sendable {
         try directoryFD.closeAfter { _ = fsync(directoryFD.rawValue) }
     }
 
-    static func temporaryName(pid: Int32) -> String { ".state.json.\(pid).tmp" }
+    /// The temporary file a writer renames into place: named for its PID, so that leftovers can be told apart.
+    private static let temporaryPrefix = ".state.json.", temporarySuffix = ".tmp"
+
+    private static func temporaryName(pid: Int32) -> String { temporaryPrefix + "\(pid)" + temporarySuffix }
 
     /// Removes the temporary files of writers that are gone: a daemon killed between creating its temporary file
     /// and renaming it leaves one behind, named for its PID, and each such crash would add another.
@@ -77,8 +80,8 @@ public struct StateStore: Sendable {
     public func removeLeftovers() -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { name in
-            guard name.hasPrefix(".state.json."), name.hasSuffix(".tmp"),
-                let pid = Int32(name.dropFirst(".state.json.".count).dropLast(".tmp".count)),
+            guard name.hasPrefix(Self.temporaryPrefix), name.hasSuffix(Self.temporarySuffix),
+                let pid = Int32(name.dropFirst(Self.temporaryPrefix.count).dropLast(Self.temporarySuffix.count)),
                 pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { return false }
             return unlink(directory + "/" + name) == 0
