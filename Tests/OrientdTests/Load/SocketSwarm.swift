@@ -48,8 +48,8 @@ final class SocketSwarm {
     /// Waits up to `timeout` seconds for data, reads everything that arrived, and hands each complete line to
     /// `onLine` with its client's index. A connection the daemon closed is marked in `closed`.
     func pump(timeout: Double, onLine: (Int, ArraySlice<UInt8>) -> Void) {
-        var polled = descriptors.indices.filter { !closed[$0] }.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
         let indices = descriptors.indices.filter { !closed[$0] }
+        var polled = indices.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
         guard !polled.isEmpty, poll(&polled, nfds_t(polled.count), Int32(timeout * 1000)) > 0 else { return }
         var chunk = [UInt8](repeating: 0, count: 65536)
         for (entry, index) in zip(polled, indices) where entry.revents != 0 {
