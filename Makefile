@@ -15,7 +15,7 @@ SYSCONFDIR ?= /etc
 DEMO_TRACE ?= Traces/demo.trace
 RUN_DIR ?= $(CURDIR)/.build/run
 HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
-# The Swift runtime linked in: 20.1 MB resident with 100 subscribers, against 23.6 MB dynamically linked (BENCHMARKS.md).
+# The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked (BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
 .PHONY: deps build release run test check-units install demo-trace clean

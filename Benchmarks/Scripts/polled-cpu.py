@@ -89,9 +89,14 @@ def main():
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         client.connect(sock)
         client.sendall(b'{"op":"subscribe"}\n')
-        reply = client.recv(4096).decode()
-        if '"sensor":"available"' not in reply:
-            print("warning: subscribe reply was", reply.strip())
+        # On demand, the sensor opens once subscribed: the reply says none, and an event says available.
+        client.settimeout(5)
+        received = ""
+        try:
+            while '"sensor":"available"' not in received:
+                received += client.recv(4096).decode()
+        except socket.timeout:
+            print("warning: the sensor did not open; received:", received.strip())
         time.sleep(2)
         measure(f"one subscriber, polled at {args.rate:g} Hz", daemon.pid, args.seconds)
         client.close()
