@@ -40,6 +40,9 @@ let package = Package(
         // Thin C adapters: the libraries as they are, for OrientSensors' wrappers.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus's object tables, which only C can write (its macros make compound literals).
+        .target(name: "CSensorProxyBus", dependencies: ["CSystemd"]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
@@ -51,6 +54,16 @@ let package = Package(
         .target(
             name: "OrientProtocol",
             dependencies: ["OrientCore", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy), served through sd-bus for the desktops.
+        .target(
+            name: "OrientDBus",
+            dependencies: [
+                "OrientCore", "OrientProtocol", "OrientSensors", "CSystemd", "CSensorProxyBus",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The daemon: configuration, persistent state, the publisher, the NIO socket server, systemd glue.
         .target(
@@ -74,6 +87,7 @@ let package = Package(
                 "OrientTrace",
                 "OrientSensors",
                 "OrientServer",
+                "OrientDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,6 +131,7 @@ let package = Package(
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace"]),
         .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol"]),
+        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
         .testTarget(name: "OrientServerTests", dependencies: ["OrientServer", "OrientScenarios", "OrientTrace"]),
         .testTarget(
             name: "OrientdTests",

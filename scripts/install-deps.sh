@@ -6,18 +6,31 @@ set -euo pipefail
 # systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test).
 # util-linux: setpriv (the permission tests run a client as another user).
 # libiio and libudev: the live sensor; umockdev: emulated sensors for the integration tests.
-packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi)
+# libsystemd: sd-bus for the net.hadess.SensorProxy facade. dbus-daemon: the private bus its tests run on.
+# iio-sensor-proxy: only for its client monitor-sensor in the facade's tests; its daemon is never run.
+# locales: the facade's tests check that fr_FR.UTF-8 changes nothing.
+packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales)
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
 if ((${#missing[@]})); then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo=sudo
     echo "installing: ${missing[*]}"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The package's service must not run beside orientd's tests (on machines that start services at install).
+if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    $sudo systemctl disable --now iio-sensor-proxy.service >/dev/null 2>&1 || true
+fi
+
+if ! locale -a 2>/dev/null | grep -qi '^fr_FR\.utf-\?8$'; then
+    $sudo localedef -i fr_FR -f UTF-8 fr_FR.UTF-8
 fi
 
 if ! command -v swift >/dev/null; then

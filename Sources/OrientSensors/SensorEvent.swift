@@ -21,4 +21,13 @@ public enum SensorEvent: Sendable, Equatable {
 /// cancelled or dropped), so a daemon can keep the sensor closed while nobody listens.
 public protocol SampleSource: Sendable {
     func events() -> AsyncStream<SensorEvent>
+    /// Whether the sensor is plugged in, now and whenever that changes, without opening it.
+    func presence() -> AsyncStream<Bool>
+}
+
+extension SampleSource {
+    /// Sources that are not hardware (a replayed trace) are always there.
+    public func presence() -> AsyncStream<Bool> {
+        AsyncStream { continuation in continuation.yield(true) }
+    }
 }

@@ -45,6 +45,7 @@ extension Orientd {
             print("  mount-repair: \(c.mountRepair)")
             print("  rate: \(c.rate) Hz")
             print("  sampling: \(c.sampling.rawValue)")
+            print("  dbus: \(c.dbus ? "yes (net.hadess.SensorProxy on the system bus)" : "no")")
             print("  control-group: \(c.controlGroup ?? "none (root only)")")
             print("  max-clients: \(c.maxClients)")
             print("  request-timeout: \(c.requestTimeout) s")

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import OrientDBus
 import OrientProtocol
 import OrientSensors
 import OrientServer
@@ -88,6 +89,16 @@ enum Daemon {
             .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: reloader),
         ]
+        if configuration.dbus {
+            let facade = try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
+                sensor.send(.claims(claimed ? 1 : 0))
+            }
+            try await loop.submit {
+                publisher.value.onSystemStateChange = { facade.update($0) }
+                facade.update(publisher.value.systemState)
+            }.get()
+            services.append(.init(service: facade))
+        }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: watchdog))
         }

@@ -38,6 +38,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "When the sensor is open: on-demand (while a client is subscribed) or always.")
     var sampling: String?
 
+    @Flag(inversion: .prefixedNo, help: "Serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on the system bus.")
+    var dbus: Bool?
+
     @Option(help: "Refuse connections beyond this many clients.")
     var maxClients: Int?
 
@@ -115,6 +118,7 @@ struct RunOptions: ParsableArguments {
             }
             c.sampling = policy
         }
+        if let dbus { c.dbus = dbus }
         if let maxClients { c.maxClients = maxClients }
         if let requestTimeout { c.requestTimeout = requestTimeout }
         if let stateDir { c.stateDirectory = stateDir }

@@ -29,6 +29,9 @@ final class UmockdevTestbed {
     init() throws {
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.script]
+        // As umockdev-wrapper runs it: the testbed's own libudev must see the emulated /sys, or the uevents it
+        // sends for added and removed devices fail and clients see no hotplug event.
+        process.environment = ProcessInfo.processInfo.environment.merging(["LD_PRELOAD": "libumockdev-preload.so.0"]) { $1 }
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -7,7 +7,7 @@ import Logging
 /// few seconds' worth; a consumer that falls further behind loses the oldest.
 public struct IIOSampleSource: SampleSource {
     public let configuration: LiveSensorConfiguration
-    private let logger: Logger
+    let logger: Logger
 
     public init(configuration: LiveSensorConfiguration, logger: Logger) {
         self.configuration = configuration

@@ -15,7 +15,7 @@ public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
         "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "sampling",
-        "control-group", "max-clients", "request-timeout", "state-directory",
+        "dbus", "control-group", "max-clients", "request-timeout", "state-directory",
     ]
     /// The one section; its keys are `ClassifierSettings.Key`s.
     public static let classifierSection = "classifier"
@@ -92,6 +92,7 @@ public enum ConfigurationFile {
         case "sampling":
             guard let policy = SamplingPolicy(rawValue: value) else { throw place.error("expected on-demand or always, got \"\(value)\"") }
             c.sampling = policy
+        case "dbus": c.dbus = try bool(value, place)
         case "control-group": c.controlGroup = value
         case "max-clients":
             let n = try number(value, place)

@@ -30,6 +30,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Samples per second asked of the sensor.
     public var rate: Double = 50
     public var sampling: SamplingPolicy = .onDemand
+    /// Serve iio-sensor-proxy's net.hadess.SensorProxy on the system bus, for GNOME, KDE and Qt.
+    public var dbus = false
     /// Members of this group (a name from /etc/group, or a number) may lock, unlock and set the mask; root always may.
     public var controlGroup: String?
     /// More connections than this are refused with an error line.

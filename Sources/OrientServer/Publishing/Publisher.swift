@@ -39,6 +39,8 @@ public final class Publisher {
 
     /// Called with the new subscriber count whenever it changes (the sensor service opens and closes the sensor).
     public var onSubscriberCountChange: ((Int) -> Void)?
+    /// Called with the system state after anything that may have changed it (the D-Bus facade follows it).
+    public var onSystemStateChange: ((OrientationState) -> Void)?
     /// Called with the new persistent state when a client changes it; a thrown error is reported to that client.
     public var persist: ((PersistentState) throws -> Void)?
 
@@ -226,6 +228,7 @@ public final class Publisher {
 
     /// Offers every subscriber its current state; each event line is encoded once per distinct state.
     private func broadcast() {
+        onSystemStateChange?(systemState)
         var cache: [OrientationState: String] = [:]
         for subscriber in subscribers.values {
             subscriber.offer(subscriber.state(sensor: sensor, time: time)) { state in

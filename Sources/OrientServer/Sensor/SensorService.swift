@@ -13,6 +13,8 @@ import ServiceLifecycle
 public struct SensorService: Service {
     public enum Control: Sendable {
         case subscribers(Int)
+        /// Clients of the D-Bus facade that claim the accelerometer.
+        case claims(Int)
         case reconfigure(PipelineSettings)
         case sourceEnded
     }
@@ -47,19 +49,21 @@ public struct SensorService: Service {
     public func run() async {
         var settings = initialSettings
         var subscribers = 0
+        var claims = 0
         var capture: Task<Void, Never>?
         var ended = false
 
         func reconcile() async {
-            let wanted = subscribers >= settings.subscribersToRun && !ended
+            // A D-Bus claim counts as a subscriber (a replay that waits for N subscribers waits for sockets only).
+            let wanted = (subscribers >= settings.subscribersToRun || claims > 0) && !ended
             if wanted, capture == nil {
-                logger.info("opening the sensor (\(subscribers) subscriber(s))")
+                logger.info("opening the sensor (\(subscribers) subscriber(s), \(claims) D-Bus claim(s))")
                 capture = startCapture(settings)
             } else if !wanted, let running = capture {
                 running.cancel()
                 await running.value
                 capture = nil
-                if !ended { logger.info("closed the sensor: no subscribers") }
+                if !ended { logger.info("closed the sensor: no subscribers and no D-Bus claims") }
             }
         }
 
@@ -68,6 +72,8 @@ public struct SensorService: Service {
             switch control {
             case .subscribers(let count):
                 subscribers = count
+            case .claims(let count):
+                claims = count
             case .reconfigure(let next):
                 guard next != settings else { continue }
                 settings = next

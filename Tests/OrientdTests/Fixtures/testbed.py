@@ -37,6 +37,8 @@ for line in sys.stdin:
         testbed.set_attribute(command["set"], command["attribute"], command["value"])
         print(json.dumps({"ok": True}), flush=True)
     elif "remove" in command:
+        # The kernel announces a removal; umockdev's remove_device alone does not.
+        testbed.uevent(command["remove"], "remove")
         testbed.remove_device(command["remove"])
         print(json.dumps({"ok": True}), flush=True)
     elif "describe" in command:

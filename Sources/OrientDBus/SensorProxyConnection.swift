@@ -1,0 +1,178 @@
+import CSensorProxyBus
+import CSystemd
+import Logging
+import OrientSensors
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to the system bus serving net.hadess.SensorProxy. Used on one thread only (sd-bus objects
+/// belong to the thread that made them); other threads reach it through the wakeup pipe.
+final class SensorProxyConnection {
+    /// Accelerometer claimants: unique bus names, each dropped by sd-bus when it leaves the bus.
+    var claimCount: Int { track.map { Int(sd_bus_track_count($0)) } ?? 0 }
+
+    private var bus: OpaquePointer?
+    private var track: OpaquePointer?
+    private var objectSlot: OpaquePointer?
+    private var compassSlot: OpaquePointer?
+    private var matchSlot: OpaquePointer?
+    private let handlers: UnsafeMutablePointer<csp_handlers>
+    /// The values clients read: those last announced, so a read never runs ahead of PropertiesChanged.
+    private var published = SensorProxyProperties()
+    private let logger: Logger
+
+    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), registers the objects and asks for the
+    /// name. Returns whether the name is ours now or queued behind its current owner.
+    init(logger: Logger) throws(BusError) {
+        self.logger = logger
+        handlers = .allocate(capacity: 1)
+        handlers.initialize(to: csp_handlers(context: nil, method: handleMethod, property: readProperty))
+        handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        do {
+            try check("sd_bus_open_system", sd_bus_open_system_with_description(&bus, "orientd"))
+            try check("sd_bus_track_new", sd_bus_track_new(bus, &track, nil, nil))
+            try check("sd_bus_add_object_vtable", csp_add_objects(bus, handlers, &objectSlot, &compassSlot))
+            try check(
+                "sd_bus_match_signal",
+                sd_bus_match_signal(
+                    bus, &matchSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "NameAcquired", nameAcquired, handlers.pointee.context))
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    deinit {
+        release()
+        handlers.deallocate()
+    }
+
+    /// Asks for the well-known name, queueing behind an owner (iio-sensor-proxy, say) rather than failing.
+    /// - Returns: true when the name is ours now.
+    func requestName() throws(BusError) -> Bool {
+        let flags = UInt64(SD_BUS_NAME_QUEUE)
+        return try check("sd_bus_request_name", sd_bus_request_name(bus, CSP_BUS_NAME, flags)) > 0
+    }
+
+    /// Handles everything pending; announces the properties that changed since the last call.
+    func process(_ current: SensorProxyProperties) throws(BusError) {
+        while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
+        let changed = current.changedNames(since: published)
+        published = current
+        guard !changed.isEmpty else { return }
+        try emitPropertiesChanged(changed)
+        // Queue the write now; poll finishes it when the socket is full.
+        while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
+    }
+
+    /// What to poll for: the bus descriptor, its events and the timeout in milliseconds (-1: none).
+    func waitSpecification() throws(BusError) -> (descriptor: Int32, events: Int16, timeout: Int32) {
+        let descriptor = try check("sd_bus_get_fd", sd_bus_get_fd(bus))
+        let events = try check("sd_bus_get_events", sd_bus_get_events(bus))
+        var deadline: UInt64 = 0
+        try check("sd_bus_get_timeout", sd_bus_get_timeout(bus, &deadline))
+        guard deadline != UInt64.max else { return (descriptor, Int16(events), -1) }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let remaining = deadline > nowMicroseconds ? (deadline - nowMicroseconds + 999) / 1000 : 0
+        return (descriptor, Int16(events), Int32(min(remaining, UInt64(Int32.max))))
+    }
+
+    /// Sends what is queued and leaves the bus (the name is released with the connection).
+    func close() {
+        if let bus { _ = sd_bus_flush(bus) }
+        release()
+    }
+
+    private func release() {
+        matchSlot = sd_bus_slot_unref(matchSlot)
+        compassSlot = sd_bus_slot_unref(compassSlot)
+        objectSlot = sd_bus_slot_unref(objectSlot)
+        track = sd_bus_track_unref(track)
+        bus = sd_bus_flush_close_unref(bus)
+    }
+
+    private func emitPropertiesChanged(_ names: [String]) throws(BusError) {
+        var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) } + [nil]
+        defer { for string in strings { free(string) } }
+        try check(
+            "sd_bus_emit_properties_changed_strv",
+            sd_bus_emit_properties_changed_strv(bus, CSP_OBJECT_PATH, CSP_INTERFACE, &strings))
+    }
+
+    fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
+        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+        switch member {
+        case "ClaimAccelerometer":
+            let result = sd_bus_track_add_sender(track, call)
+            logger.debug("\(sender) claimed the accelerometer")
+            return min(result, 0)
+        case "ReleaseAccelerometer":
+            let result = sd_bus_track_remove_sender(track, call)
+            logger.debug("\(sender) released the accelerometer")
+            return min(result, 0)
+        default:
+            // Light, proximity and compass: none here, and claiming an absent sensor succeeds, as in
+            // iio-sensor-proxy (its monitor-sensor claims all three and quits on any error).
+            return 0
+        }
+    }
+
+    fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {
+        switch name {
+        case "HasAccelerometer": return append(reply, published.hasAccelerometer)
+        case "AccelerometerOrientation": return append(reply, published.accelerometerOrientation)
+        case "LightLevelUnit": return append(reply, "lux")
+        case "LightLevel", "CompassHeading": return append(reply, 0.0)
+        default: return append(reply, false)  // HasAmbientLight, HasProximity, ProximityNear, HasCompass
+        }
+    }
+
+    fileprivate func acquiredName(_ message: OpaquePointer?) {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) > 0, let name,
+            String(cString: name) == CSP_BUS_NAME
+        else { return }
+        logger.notice("now serving \(CSP_BUS_NAME) on the system bus")
+    }
+
+    private func append(_ reply: OpaquePointer?, _ value: Bool) -> Int32 {
+        var flag: Int32 = value ? 1 : 0
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
+    }
+
+    private func append(_ reply: OpaquePointer?, _ value: Double) -> Int32 {
+        var number = value
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
+    }
+
+    private func append(_ reply: OpaquePointer?, _ value: String) -> Int32 {
+        value.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
+    }
+}
+
+// The C tables call these with the connection as context.
+
+private func connection(_ context: UnsafeMutableRawPointer?) -> SensorProxyConnection {
+    Unmanaged<SensorProxyConnection>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private let handleMethod: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
+    context, call, member, _ in
+    connection(context).method(call, member: member.map { String(cString: $0) } ?? "")
+}
+
+private let readProperty: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
+    context, reply, name, _ in
+    connection(context).property(reply, name: name.map { String(cString: $0) } ?? "")
+}
+
+private let nameAcquired: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
+    message, context, _ in
+    connection(context).acquiredName(message)
+    return 0
+}

@@ -1,0 +1,62 @@
+import OrientCore
+
+/// The values iio-sensor-proxy's clients read, derived from what the daemon knows. Pure: no bus, no I/O.
+///
+/// `AccelerometerOrientation` is the device orientation (not the interface orientation: the desktops apply
+/// their own lock), named as iio-sensor-proxy names it. Face up, face down and unknown keep the last upright
+/// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
+/// and while no sensor can be read.
+public struct SensorProxyProperties: Sendable, Equatable {
+    public private(set) var hasAccelerometer = false
+    public private(set) var accelerometerOrientation = "undefined"
+    private var sensorPresent = false
+    private var sensorReadable = false
+    private var lastUpright: DeviceOrientation?
+
+    public init() {}
+
+    /// The sensor is plugged in (whether or not it is open).
+    public mutating func setPresent(_ present: Bool) {
+        sensorPresent = present
+        if !present { lastUpright = nil }
+        refresh()
+    }
+
+    /// The daemon's device orientation and whether the sensor feeds it now.
+    public mutating func update(device: DeviceOrientation, readable: Bool) {
+        if !readable {
+            // A sensor that comes back starts from `undefined`, as iio-sensor-proxy's does.
+            lastUpright = nil
+        } else if device.isUpright {
+            lastUpright = device
+        }
+        sensorReadable = readable
+        refresh()
+    }
+
+    /// The names of the properties whose values differ from `earlier`'s, as PropertiesChanged lists them.
+    public func changedNames(since earlier: SensorProxyProperties) -> [String] {
+        var names: [String] = []
+        if hasAccelerometer != earlier.hasAccelerometer { names.append("HasAccelerometer") }
+        if accelerometerOrientation != earlier.accelerometerOrientation { names.append("AccelerometerOrientation") }
+        return names
+    }
+
+    /// iio-sensor-proxy's name for an upright device orientation (shared/notes/orientation-semantics.md): the
+    /// edge that points up. Landscape right has the left edge up.
+    public static func name(of device: DeviceOrientation) -> String? {
+        switch device {
+        case .portrait: "normal"
+        case .portraitUpsideDown: "bottom-up"
+        case .landscapeRight: "left-up"
+        case .landscapeLeft: "right-up"
+        case .faceUp, .faceDown, .unknown: nil
+        }
+    }
+
+    private mutating func refresh() {
+        hasAccelerometer = sensorPresent
+        let readable = sensorPresent && sensorReadable
+        accelerometerOrientation = readable ? lastUpright.flatMap(Self.name(of:)) ?? "undefined" : "undefined"
+    }
+}

@@ -1,0 +1,146 @@
+import Logging
+import NIOPosix
+import OrientCore
+import OrientProtocol
+import OrientSensors
+import ServiceLifecycle
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged.
+///
+/// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
+/// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
+/// changes with ``update(_:)`` from any thread. When the bus goes away, or the name cannot be had, it retries
+/// with a growing delay; socket clients are never affected.
+public final class SensorProxyService: Service, Sendable {
+    private struct Shared {
+        var properties = SensorProxyProperties()
+        var stopping = false
+    }
+
+    private let shared = Mutex(Shared())
+    private let wakeup: WakeupPipe
+    private let presence: AsyncStream<Bool>
+    private let onClaimChange: @Sendable (Bool) -> Void
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - presence: whether the accelerometer is plugged in, as it changes.
+    ///   - onClaimChange: called with true when the first client claims the accelerometer, false after the last
+    ///     releases it or leaves the bus (or the bus goes away).
+    public init(presence: AsyncStream<Bool>, logger: Logger, onClaimChange: @escaping @Sendable (Bool) -> Void) throws {
+        self.wakeup = try WakeupPipe()
+        self.presence = presence
+        self.onClaimChange = onClaimChange
+        self.logger = logger
+    }
+
+    /// The daemon's state changed (the system state, whose device orientation is what the desktops want).
+    public func update(_ state: OrientationState) {
+        let changed = shared.withLock { shared in
+            let before = shared.properties
+            shared.properties.update(device: state.device, readable: state.sensor == .available)
+            return shared.properties != before
+        }
+        if changed { wakeup.signal() }
+    }
+
+    public func run() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        defer { pool.shutdownGracefully { _ in } }
+        let watcher = Task { [presence] in
+            for await present in presence {
+                self.shared.withLock { $0.properties.setPresent(present) }
+                self.wakeup.signal()
+            }
+        }
+        defer { watcher.cancel() }
+        try await withGracefulShutdownHandler {
+            try await pool.runIfActive { self.serveUntilStopped() }
+        } onGracefulShutdown: {
+            self.shared.withLock { $0.stopping = true }
+            self.wakeup.signal()
+        }
+    }
+
+    // MARK: The bus thread
+
+    private var stopping: Bool { shared.withLock { $0.stopping } }
+
+    /// Connects, serves, and reconnects after failures: 1 s, then doubling up to 30 s.
+    private func serveUntilStopped() {
+        var delay = 1.0
+        var lastProblem: String?
+        var claimed = false
+        while !stopping {
+            var connection: SensorProxyConnection?
+            do {
+                let current = try SensorProxyConnection(logger: logger)
+                connection = current
+                if try !current.requestName() {
+                    logger.warning(
+                        "net.hadess.SensorProxy is owned by another process (iio-sensor-proxy?); orientd will take it over when that one leaves, and serves its socket meanwhile")
+                }
+                lastProblem = nil
+                delay = 1
+                try serve(current, claimed: &claimed)
+                current.close()
+                connection = nil
+            } catch {
+                connection?.close()
+                let problem = "\(error)"
+                if problem != lastProblem {
+                    logger.warning("D-Bus facade: \(problem); retrying in \(Int(delay)) s and then less often")
+                    lastProblem = problem
+                }
+            }
+            if claimed {
+                claimed = false
+                onClaimChange(false)
+            }
+            pause(seconds: delay)
+            delay = min(delay * 2, 30)
+        }
+    }
+
+    /// Serves one connection until the daemon stops (returns) or the bus fails (throws).
+    private func serve(_ connection: SensorProxyConnection, claimed: inout Bool) throws(BusError) {
+        while true {
+            let properties = shared.withLock { $0.properties }
+            try connection.process(properties)
+            let nowClaimed = connection.claimCount > 0
+            if nowClaimed != claimed {
+                claimed = nowClaimed
+                logger.info(claimed ? "a D-Bus client claimed the accelerometer" : "no D-Bus client claims the accelerometer")
+                onClaimChange(claimed)
+            }
+            let (descriptor, events, timeout) = try connection.waitSpecification()
+            var entries = [
+                pollfd(fd: descriptor, events: events, revents: 0),
+                pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&entries, 2, timeout) < 0, errno != EINTR { throw BusError("poll", result: -errno) }
+            if entries[1].revents != 0 {
+                wakeup.drain()
+                if stopping { return }
+            }
+        }
+    }
+
+    /// Waits `seconds`, or less when the daemon stops. Property updates meanwhile wait for the next connection.
+    private func pause(seconds: Double) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while !stopping {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return }
+            var entry = pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            if poll(&entry, 1, Int32(milliseconds)) > 0 { wakeup.drain() }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import OrientCore
+import OrientDBus
+import Testing
+
+@Suite("net.hadess.SensorProxy property values")
+struct SensorProxyPropertiesTests {
+    private func present() -> SensorProxyProperties {
+        var properties = SensorProxyProperties()
+        properties.setPresent(true)
+        return properties
+    }
+
+    @Test("Upright device orientations get iio-sensor-proxy's names: the edge that points up")
+    func names() {
+        #expect(SensorProxyProperties.name(of: .portrait) == "normal")
+        #expect(SensorProxyProperties.name(of: .portraitUpsideDown) == "bottom-up")
+        // Landscape right: the home edge on the right, so the left edge is up.
+        #expect(SensorProxyProperties.name(of: .landscapeRight) == "left-up")
+        #expect(SensorProxyProperties.name(of: .landscapeLeft) == "right-up")
+        for flat in [DeviceOrientation.faceUp, .faceDown, .unknown] { #expect(SensorProxyProperties.name(of: flat) == nil) }
+    }
+
+    @Test("undefined until the first upright orientation, even while lying flat")
+    func undefinedBeforeUpright() {
+        var properties = present()
+        #expect(properties.hasAccelerometer)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.update(device: .faceUp, readable: true)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.update(device: .landscapeLeft, readable: true)
+        #expect(properties.accelerometerOrientation == "right-up")
+    }
+
+    @Test("Face up, face down and unknown keep the last upright value")
+    func flatKeepsLastUpright() {
+        var properties = present()
+        properties.update(device: .portraitUpsideDown, readable: true)
+        for flat in [DeviceOrientation.faceUp, .faceDown, .unknown] {
+            properties.update(device: flat, readable: true)
+            #expect(properties.accelerometerOrientation == "bottom-up")
+        }
+    }
+
+    @Test("An unplugged sensor: no accelerometer, undefined, and a replugged one starts from undefined")
+    func unplugAndReplug() {
+        var properties = present()
+        properties.update(device: .landscapeRight, readable: true)
+        properties.setPresent(false)
+        #expect(!properties.hasAccelerometer)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.setPresent(true)
+        #expect(properties.hasAccelerometer)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.update(device: .faceDown, readable: true)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.update(device: .portrait, readable: true)
+        #expect(properties.accelerometerOrientation == "normal")
+    }
+
+    @Test("A sensor that cannot be read reports undefined and forgets its last value")
+    func unreadable() {
+        var properties = present()
+        properties.update(device: .portrait, readable: true)
+        properties.update(device: .unknown, readable: false)
+        #expect(properties.hasAccelerometer)
+        #expect(properties.accelerometerOrientation == "undefined")
+        properties.update(device: .faceUp, readable: true)
+        #expect(properties.accelerometerOrientation == "undefined")
+    }
+
+    @Test("PropertiesChanged lists exactly the properties whose values changed")
+    func changedNames() {
+        let absent = SensorProxyProperties()
+        var properties = present()
+        #expect(properties.changedNames(since: absent) == ["HasAccelerometer"])
+        let before = properties
+        properties.update(device: .landscapeRight, readable: true)
+        #expect(properties.changedNames(since: before) == ["AccelerometerOrientation"])
+        let upright = properties
+        properties.update(device: .faceUp, readable: true)
+        #expect(properties.changedNames(since: upright).isEmpty)
+        properties.setPresent(false)
+        #expect(properties.changedNames(since: upright) == ["HasAccelerometer", "AccelerometerOrientation"])
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""A D-Bus client of the net.hadess.SensorProxy facade for the tests, through GIO (as mutter calls it).
+
+Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS), prints "ready UNIQUE-NAME", then obeys one command per
+line on stdin and answers each with one line:
+  claim | release           ClaimAccelerometer / ReleaseAccelerometer  -> "ok" or "error MESSAGE"
+  own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
+End of input (or being killed) leaves the bus, which drops the client's claims.
+"""
+import sys
+
+from gi.repository import Gio, GLib
+
+NAME = "net.hadess.SensorProxy"
+PATH = "/net/hadess/SensorProxy"
+
+
+def main():
+    bus = Gio.bus_get_sync(Gio.BusType.SYSTEM, None)
+    print("ready", bus.get_unique_name(), flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        try:
+            if words[0] in ("claim", "release"):
+                method = "ClaimAccelerometer" if words[0] == "claim" else "ReleaseAccelerometer"
+                bus.call_sync(NAME, PATH, NAME, method, None, None, Gio.DBusCallFlags.NONE, 5000, None)
+                print("ok", flush=True)
+            elif words[0] == "own":
+                reply = bus.call_sync(
+                    "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                    GLib.Variant("(su)", (words[1], 4)), GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 5000, None)
+                # 1: primary owner; 4 (DO_NOT_QUEUE) means it failed otherwise.
+                print("owned" if reply.unpack()[0] == 1 else "error not the owner", flush=True)
+            else:
+                print("error unknown command", words[0], flush=True)
+        except GLib.Error as error:
+            print("error", error.message, flush=True)
+
+
+if __name__ == "__main__":
+    main()
