@@ -7,9 +7,13 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DOCDIR = $(PREFIX)/share/doc/orientd
-# systemd and udev look only in these, whatever PREFIX is.
+# systemd, udev and dbus-daemon look only in these, whatever PREFIX is.
 UNITDIR ?= /etc/systemd/system
 UDEVRULESDIR ?= /etc/udev/rules.d
+SYSUSERSDIR ?= /etc/sysusers.d
+DBUSPOLICYDIR ?= /usr/share/dbus-1/system.d
+# /usr/local/share/dbus-1/system-services is searched too, so this one follows PREFIX.
+DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/system-services
 SYSCONFDIR ?= /etc
 
 DEMO_TRACE ?= Traces/demo.trace
@@ -53,17 +57,22 @@ check-units:
 	sed -e 's|@BINDIR@|$(CURDIR)/.build/debug|' -e 's|@DOCDIR@|$(CURDIR)|' Systemd/orientd.service.in > .build/units/orientd.service
 	cp Systemd/orientd.socket .build/units/
 	systemd-analyze verify .build/units/orientd.service .build/units/orientd.socket
+	systemd-sysusers --dry-run - < Systemd/orientd.sysusers
 	systemd-analyze security --offline=true --threshold=15 .build/units/orientd.service | tail -n 1
 
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
 
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR)
 	install -m 0755 -s .build/release/orientd .build/release/orientctl $(DESTDIR)$(BINDIR)/
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
 	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
+	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
+	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	# An existing configuration is kept; the sample goes beside it.
 	if [ -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf ]; then \
@@ -71,7 +80,10 @@ install: release
 	else \
 		install -m 0644 Systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf; \
 	fi
-	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload"
+	# The user and group must exist before udev, dbus-daemon and systemd read the files that name them.
+	if [ -z "$(DESTDIR)" ]; then systemd-sysusers $(SYSUSERSDIR)/orientd.conf; fi
+	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
+		"&& udevadm trigger --subsystem-match=iio && systemctl reload dbus"
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

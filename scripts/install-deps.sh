@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test).
-# util-linux: setpriv (the permission tests run a client as another user).
+# util-linux: setpriv (the permission tests run a client, and the daemon, as other users).
 # libiio and libudev: the live sensor; umockdev: emulated sensors for the integration tests.
 # libsystemd: sd-bus for the net.hadess.SensorProxy facade. dbus-daemon: the private bus its tests run on.
 # iio-sensor-proxy: only for its client monitor-sensor in the facade's tests; its daemon is never run.
@@ -31,6 +31,12 @@ fi
 
 if ! locale -a 2>/dev/null | grep -qi '^fr_FR\.utf-\?8$'; then
     $sudo localedef -i fr_FR -f UTF-8 fr_FR.UTF-8
+fi
+
+# The service's user and group, as `make install` creates them: the tests run the daemon as that user against
+# emulated sensors with the modes the udev rule sets, and on a bus with the shipped D-Bus policy.
+if ! getent passwd orientd >/dev/null; then
+    $sudo systemd-sysusers - < "$(dirname "$0")/../Systemd/orientd.sysusers"
 fi
 
 if ! command -v swift >/dev/null; then

@@ -20,6 +20,9 @@ static int forward_property(sd_bus *bus, const char *path, const char *interface
 }
 
 #define CHANGING SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+// Without this flag sd-bus refuses callers of another uid than the service's (unless they hold CAP_SYS_ADMIN);
+// the D-Bus policy decides who may call, and it lets anyone claim, as iio-sensor-proxy does.
+#define ANYONE SD_BUS_VTABLE_UNPRIVILEGED
 
 // The members iio-sensor-proxy 3.x offers and its clients (mutter, QtSensors, monitor-sensor) use.
 static const sd_bus_vtable sensor_proxy_vtable[] = {
@@ -31,12 +34,12 @@ static const sd_bus_vtable sensor_proxy_vtable[] = {
     SD_BUS_PROPERTY("LightLevel", "d", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("HasProximity", "b", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("ProximityNear", "b", forward_property, 0, CHANGING),
-    SD_BUS_METHOD("ClaimAccelerometer", "", "", forward_method, 0),
-    SD_BUS_METHOD("ReleaseAccelerometer", "", "", forward_method, 0),
-    SD_BUS_METHOD("ClaimLight", "", "", forward_method, 0),
-    SD_BUS_METHOD("ReleaseLight", "", "", forward_method, 0),
-    SD_BUS_METHOD("ClaimProximity", "", "", forward_method, 0),
-    SD_BUS_METHOD("ReleaseProximity", "", "", forward_method, 0),
+    SD_BUS_METHOD("ClaimAccelerometer", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ReleaseAccelerometer", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ClaimLight", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ReleaseLight", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ClaimProximity", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ReleaseProximity", "", "", forward_method, ANYONE),
     SD_BUS_VTABLE_END,
 };
 
@@ -44,8 +47,8 @@ static const sd_bus_vtable compass_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("HasCompass", "b", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("CompassHeading", "d", forward_property, 0, CHANGING),
-    SD_BUS_METHOD("ClaimCompass", "", "", forward_method, 0),
-    SD_BUS_METHOD("ReleaseCompass", "", "", forward_method, 0),
+    SD_BUS_METHOD("ClaimCompass", "", "", forward_method, ANYONE),
+    SD_BUS_METHOD("ReleaseCompass", "", "", forward_method, ANYONE),
     SD_BUS_VTABLE_END,
 };
 

@@ -58,11 +58,13 @@ public struct SensorDescription: Sendable, Equatable {
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MatrixSource
     public var scaleSource: ScaleSource
+    /// Why a live sensor is polled rather than captured buffered (a missing permission, a driver without a buffer).
+    public var pollingReason: String?
 
     public init(
         id: String, name: String, location: Location = .display, mode: CaptureMode, rate: Double? = nil,
         mountMatrix: MountMatrix = .identity, mountMatrixSource: MatrixSource = .identity,
-        scaleSource: ScaleSource = .device
+        scaleSource: ScaleSource = .device, pollingReason: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -72,5 +74,6 @@ public struct SensorDescription: Sendable, Equatable {
         self.mountMatrix = mountMatrix
         self.mountMatrixSource = mountMatrixSource
         self.scaleSource = scaleSource
+        self.pollingReason = pollingReason
     }
 }

@@ -17,6 +17,8 @@ struct DoctorReport: Codable {
         var reason: String
         var location: String
         var capture: String
+        /// Why the sensor is polled rather than buffered, when it is.
+        var pollingReason: String?
         var scale: String
         var rate: Double?
         var mountMatrix: String
@@ -128,13 +130,16 @@ struct DoctorReport: Codable {
         let repair = description.mountMatrix.repairingHandedness()
         sensor = Sensor(
             id: description.id, name: description.name, reason: reason, location: description.location.rawValue,
-            capture: description.mode.rawValue,
+            capture: description.mode.rawValue, pollingReason: description.pollingReason,
             scale: description.scaleSource == .learned ? "learned from readings at rest (the driver gives none)" : "from the device",
             rate: description.rate, mountMatrix: description.mountMatrix.text,
             mountMatrixSource: description.mountMatrixSource.description,
             mirrored: repair.changed && !repair.isSingular && description.mountMatrix.determinant < 0,
             singular: repair.isSingular,
             mountMatrixUsed: (repair.isSingular ? description.mountMatrix : repair.repaired).text)
+        if description.mode == .polled, let why = description.pollingReason, why.hasPrefix("buffered capture needs") {
+            warnings.append("polling: \(why)")
+        }
         if repair.isSingular {
             warnings.append("the mount matrix \(description.mountMatrix) is singular (x and y rows parallel): fix it with a hwdb quirk or mount-matrix")
         } else if repair.changed {
@@ -153,7 +158,7 @@ struct DoctorReport: Codable {
             lines.append("")
             lines.append("Using \(sensor.id) (\(sensor.name)): \(sensor.reason)")
             lines.append("  location: \(sensor.location)")
-            lines.append("  capture: \(sensor.capture)")
+            lines.append("  capture: \(sensor.capture)\(sensor.pollingReason.map { " (\($0))" } ?? "")")
             lines.append("  scale: \(sensor.scale)")
             lines.append("  rate: \(sensor.rate.map { "\(Self.format($0)) Hz" } ?? "unknown")")
             lines.append("  mount matrix: \(sensor.mountMatrix) (from \(sensor.mountMatrixSource))")

@@ -25,15 +25,18 @@ struct OrientdProcess {
         URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("orientctl").path
     }
 
+    /// Runs `executable` (orientd by default) with `prefix` then `arguments`: a prefix lets a wrapper such as
+    /// setpriv run the real program.
     static func run(
-        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]
+        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:],
+        prefix: [String] = []
     ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? binary)
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.arguments = arguments
+        process.arguments = prefix + arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -4,8 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A dbus-daemon of the tests' own, standing in for the system bus (`DBUS_SYSTEM_BUS_ADDRESS`): anyone may own
-/// any name and call anything, unless a policy file is included, as in the real bus configuration.
+/// A dbus-daemon of the tests' own, standing in for the system bus (`DBUS_SYSTEM_BUS_ADDRESS`). Without a policy
+/// file anyone may own any name and call anything; with one, the bus denies as the real system bus does (no name
+/// owned, no method called unless a policy file allows it) and includes that file.
 final class PrivateBus {
     static let daemon = "/usr/bin/dbus-daemon"
     static let busctl = "/usr/bin/busctl"
@@ -20,8 +21,28 @@ final class PrivateBus {
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
     private var process: Process?
 
-    init(folder: String) throws {
+    init(folder: String, policyFile: String? = nil) throws {
         self.folder = folder
+        let openPolicy = """
+                <allow own="*"/>
+                <allow send_type="method_call"/>
+                <allow send_destination="*"/>
+                <allow receive_sender="*"/>
+            """
+        // As Debian's /usr/share/dbus-1/system.conf: holes are punched by the included files.
+        let systemPolicy = """
+                <deny own="*"/>
+                <deny send_type="method_call"/>
+                <allow send_type="signal"/>
+                <allow send_requested_reply="true" send_type="method_return"/>
+                <allow send_requested_reply="true" send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+                <allow receive_type="signal"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+            """
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -31,11 +52,9 @@ final class PrivateBus {
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow user="*"/>
-                <allow own="*"/>
-                <allow send_type="method_call"/>
-                <allow send_destination="*"/>
-                <allow receive_sender="*"/>
+            \(policyFile == nil ? openPolicy : systemPolicy)
               </policy>
+            \(policyFile.map { "<include>\($0)</include>" } ?? "")
             </busconfig>
             """
         try configuration.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)

@@ -150,10 +150,16 @@ final class LiveCapture {
             do {
                 let device = try IIODevice(id: chosen.id, requestedRate: configuration.rate)
                 var opened: Reader = .polled(IIOPolledAccelerometer(device))
-                if buffered {
+                var pollingReason: String?
+                let access = BufferedAccess(deviceID: chosen.id, sysfsPath: chosen.path)
+                if buffered, !access.isPermitted {
+                    pollingReason = access.explanation
+                    logger.warning("\(chosen.id): polling: \(access.explanation)")
+                } else if buffered {
                     do {
                         opened = .buffered(try IIOBufferedAccelerometer(device), openedAt: monotonicSeconds())
                     } catch {
+                        pollingReason = "no buffered capture: \(error)"
                         logger.info("\(chosen.id): no buffered capture (\(error)); polling")
                     }
                 }
@@ -170,7 +176,7 @@ final class LiveCapture {
                 let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
                     rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    scaleSource: device.scale == nil ? .learned : .device)
+                    scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
                 openedDescription = description
                 output.yield(.opened(description))
             } catch {
