@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """CPU and wakeups of orientd on an emulated polled accelerometer (umockdev), idle and subscribed.
 
-Usage: polled-cpu.py ORIENTD [--seconds S] [--rate HZ]
+Usage: polled-cpu.py ORIENTD [--seconds S] [--rate HZ] [--dbus]
 
 Emulates an accel_3d IIO device with umockdev, starts `ORIENTD run` on it (on-demand sampling) and measures,
 over S seconds each: (1) with no client, (2) with one subscriber, the process's CPU time (utime + stime from
 /proc/PID/stat) and the context switches of each thread (/proc/PID/task/*/status), i.e. its wakeups.
 umockdev's preload library intercepts every sysfs read, so the subscribed figure is an upper bound of what the
-same reads cost on real hardware.
+same reads cost on real hardware. With --dbus, orientd also serves net.hadess.SensorProxy on a private bus,
+and the client of the second measurement is iio-sensor-proxy's monitor-sensor claiming the accelerometer
+instead of a socket subscriber. Memory (Rss, Pss, Anonymous from /proc/PID/smaps_rollup) ends each measurement.
 """
 import argparse
 import os
@@ -55,6 +57,9 @@ def measure(label, pid, seconds):
         count0, cpu0 = threads0.get(thread, (0, 0))
         woke = count - count0
         print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s), CPU {cpu - cpu0:.2f} s")
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        rollup = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in f if line.endswith("kB\n")}
+    print(f"    memory: Rss {rollup['Rss']:.1f} MB, Pss {rollup['Pss']:.1f} MB, Anonymous {rollup['Anonymous']:.1f} MB")
 
 
 def main():
@@ -62,6 +67,7 @@ def main():
     parser.add_argument("orientd")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--rate", type=float, default=50)
+    parser.add_argument("--dbus", action="store_true")
     args = parser.parse_args()
 
     testbed = UMockdev.Testbed.new()
@@ -73,9 +79,14 @@ def main():
     folder = tempfile.mkdtemp(prefix="orientd-cpu-")
     sock = os.path.join(folder, "orientd.sock")
     environment = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir())
+    bus = None
+    if args.dbus:
+        # A private bus taken for the system bus; the session configuration lets anyone own any name.
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.stdout.readline().strip()
     daemon = subprocess.Popen(
         [args.orientd, "run", "--rate", f"{args.rate:g}", "--sampling", "on-demand", "--socket", sock,
-         "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"],
+         "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"] + (["--dbus"] if args.dbus else []),
         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20
@@ -84,7 +95,17 @@ def main():
                 raise SystemExit("orientd did not create its socket")
             time.sleep(0.05)
         time.sleep(2)
-        measure("idle, on-demand, no subscriber", daemon.pid, args.seconds)
+        measure("idle, on-demand, no subscriber" + (", D-Bus facade on" if args.dbus else ""), daemon.pid, args.seconds)
+
+        if args.dbus:
+            monitor = subprocess.Popen(
+                ["monitor-sensor", "--accel"], stdout=subprocess.DEVNULL,
+                env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=environment["DBUS_SYSTEM_BUS_ADDRESS"]))
+            time.sleep(2)
+            measure(f"monitor-sensor claiming over D-Bus, polled at {args.rate:g} Hz", daemon.pid, args.seconds)
+            monitor.terminate()
+            monitor.wait()
+            return
 
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         client.connect(sock)
@@ -103,6 +124,8 @@ def main():
     finally:
         daemon.terminate()
         daemon.wait()
+        if bus:
+            bus.terminate()
 
 
 if __name__ == "__main__":

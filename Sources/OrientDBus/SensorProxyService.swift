@@ -74,6 +74,7 @@ public final class SensorProxyService: Service, Sendable {
 
     /// Connects, serves, and reconnects after failures: 1 s, then doubling up to 30 s.
     private func serveUntilStopped() {
+        nameCurrentThread("orientd-dbus")
         var delay = 1.0
         var lastProblem: String?
         var claimed = false

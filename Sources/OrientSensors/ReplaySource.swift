@@ -56,10 +56,30 @@ public struct ReplaySource: SampleSource {
             reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
     }
 
+    /// Pull-based: at `max` speed a sample is read only when the consumer asks for one.
     public func events() -> AsyncStream<SensorEvent> {
         let cursor = self.cursor
         cursor.resume()
         return AsyncStream(unfolding: { await cursor.next() })
+    }
+
+    /// Plays from a task that hands each event to `deliver` before reading the next one.
+    public func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
+        let cursor = self.cursor
+        cursor.resume()
+        let task = Task {
+            // An event read is delivered even when a stop came meanwhile: the next start goes on after it.
+            while let event = await cursor.next() {
+                deliver(event)
+                if Task.isCancelled { break }
+            }
+        }
+        let handle = CaptureHandle { task.cancel() }
+        Task {
+            await task.value
+            handle.markFinished()
+        }
+        return handle
     }
 }
 

@@ -17,15 +17,31 @@ public enum SensorEvent: Sendable, Equatable {
 
 /// Anything that produces accelerometer samples: a live IIO sensor, a replayed trace, a test fake.
 ///
-/// Capture starts when ``events()`` is called and stops when the consumer stops iterating (the stream is
-/// cancelled or dropped), so a daemon can keep the sensor closed while nobody listens.
+/// Capture runs between ``start(_:)`` and the handle's `stop()`, so a daemon can keep the sensor closed while
+/// nobody listens.
 public protocol SampleSource: Sendable {
+    /// Starts capture. `deliver` gets every event in order, on the capture's own thread: the daemon classifies
+    /// there, so a sample costs one wakeup, not a second one to hand it to another thread.
+    func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle
+    /// The same events as a stream, for the commands that collect them (`doctor`, `record`). Capture stops when
+    /// the stream is cancelled or dropped.
     func events() -> AsyncStream<SensorEvent>
     /// Whether the sensor is plugged in, now and whenever that changes, without opening it.
     func presence() -> AsyncStream<Bool>
 }
 
 extension SampleSource {
+    public func events() -> AsyncStream<SensorEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SensorEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let handle = start { continuation.yield($0) }
+        continuation.onTermination = { _ in handle.cancel() }
+        Task {
+            await handle.finished()
+            continuation.finish()
+        }
+        return stream
+    }
+
     /// Sources that are not hardware (a replayed trace) are always there.
     public func presence() -> AsyncStream<Bool> {
         AsyncStream { continuation in continuation.yield(true) }

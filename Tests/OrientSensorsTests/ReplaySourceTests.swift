@@ -2,6 +2,7 @@ import Foundation
 import OrientCore
 import OrientSensors
 import OrientTrace
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -111,5 +112,25 @@ struct ReplaySourceTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).trace").path
         try "0,1,2,3\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect { try ReplaySource(path: path) } throws: { "\($0)".contains(path + ":1:") }
+    }
+
+    @Test("start delivers in order on the capture's side; stop returns only after the last delivery, and a new start goes on from there")
+    func startAndStop() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 300), speed: .factor(4))
+        let delivered = Mutex<[SensorEvent]>([])
+        let handle = source.start { event in delivered.withLock { $0.append(event) } }
+        try await Task.sleep(for: .milliseconds(200))
+        await handle.stop()
+        let atStop = delivered.withLock { $0.count }
+        #expect(atStop > 5, "a few samples at 4x speed in 0.2 s")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(delivered.withLock { $0.count } == atStop, "nothing is delivered once stop has returned")
+
+        let again = source.start { event in delivered.withLock { $0.append(event) } }
+        try await Task.sleep(for: .milliseconds(100))
+        await again.stop()
+        let times = sampleTimes(delivered.withLock { $0 })
+        #expect(times == times.sorted() && Set(times).count == times.count, "the second start continues, no repeats")
+        #expect(delivered.withLock { $0.filter { if case .opened = $0 { true } else { false } }.count } == 2)
     }
 }

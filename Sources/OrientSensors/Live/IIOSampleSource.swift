@@ -2,9 +2,8 @@ import Logging
 
 /// The live accelerometer: found through libudev, read through libiio, reopened on hotplug.
 ///
-/// Capture runs on its own thread while the stream is consumed and stops when it is cancelled. No sensor at
-/// start is not fatal: the stream says `.noSensor` and waits for one to appear. Samples are buffered up to a
-/// few seconds' worth; a consumer that falls further behind loses the oldest.
+/// Capture runs on its own thread, which also runs what the consumer does with each event. No sensor at start
+/// is not fatal: capture says `.noSensor` and waits for one to appear.
 public struct IIOSampleSource: SampleSource {
     public let configuration: LiveSensorConfiguration
     let logger: Logger
@@ -14,15 +13,15 @@ public struct IIOSampleSource: SampleSource {
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<SensorEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SensorEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    public func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
         let stop = StopFlag()
-        continuation.onTermination = { _ in stop.set() }
+        let handle = CaptureHandle { stop.set() }
         let configuration = self.configuration
         let logger = self.logger
-        startThread {
-            LiveCapture(configuration: configuration, output: continuation, stop: stop, logger: logger).run()
+        startThread(name: "orientd-capture") {
+            LiveCapture(configuration: configuration, deliver: deliver, stop: stop, logger: logger).run()
+            handle.markFinished()
         }
-        return stream
+        return handle
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// The capture loop of ``IIOSampleSource``, confined to its thread.
 final class LiveCapture {
     private let configuration: LiveSensorConfiguration
-    private let output: AsyncStream<SensorEvent>.Continuation
+    private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
     private let logger: Logger
 
@@ -42,22 +42,21 @@ final class LiveCapture {
     private var openedDescription: SensorDescription?
     private var lastDelivery = 0.0
 
-    init(configuration: LiveSensorConfiguration, output: AsyncStream<SensorEvent>.Continuation, stop: StopFlag, logger: Logger) {
+    init(configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger) {
         self.configuration = configuration
-        self.output = output
+        self.deliver = deliver
         self.stop = stop
         self.logger = logger
     }
 
     func run() {
-        defer { output.finish() }
         let udev: UdevSession
         let monitor: Int32
         do {
             udev = try UdevSession()
             monitor = try udev.monitorDescriptor()
         } catch {
-            output.yield(.noSensor(reason: "cannot watch for sensors: \(error)"))
+            deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
             return
         }
         let period = 1 / configuration.rate
@@ -116,7 +115,7 @@ final class LiveCapture {
             failures = 0
             if wasUnavailable, let openedDescription {
                 logger.notice("\(openedDescription.id) reads again")
-                output.yield(.opened(openedDescription))
+                deliver(.opened(openedDescription))
             }
             return reading
         } catch {
@@ -126,7 +125,7 @@ final class LiveCapture {
                 failures += 1
                 logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
                 if failures == Self.failuresBeforeUnavailable {
-                    output.yield(.closed(reason: "\(failures) reads in a row failed: \(error)"))
+                    deliver(.closed(reason: "\(failures) reads in a row failed: \(error)"))
                 }
             }
             return nil
@@ -178,7 +177,7 @@ final class LiveCapture {
                     rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
                     scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
                 openedDescription = description
-                output.yield(.opened(description))
+                deliver(.opened(description))
             } catch {
                 announceNoSensor("cannot open \(chosen.id): \(error)")
             }
@@ -195,7 +194,7 @@ final class LiveCapture {
             guard let factor = calibrator.scale(afterReading: unscaled.length) else { return }
             value = unscaled * factor
         }
-        output.yield(.sample(AccelSample(time: time, acceleration: value)))
+        deliver(.sample(AccelSample(time: time, acceleration: value)))
     }
 
     private func handleEvents(_ udev: UdevSession) {
@@ -211,14 +210,14 @@ final class LiveCapture {
         reader = nil
         candidate = nil
         failures = 0
-        output.yield(.closed(reason: reason))
+        deliver(.closed(reason: reason))
     }
 
     private func announceNoSensor(_ reason: String) {
         guard reason != lastReason else { return }
         lastReason = reason
         logger.notice("\(reason); waiting for a sensor")
-        output.yield(.noSensor(reason: reason))
+        deliver(.noSensor(reason: reason))
     }
 
     /// Whether `descriptor` became readable within `seconds`.

@@ -25,7 +25,7 @@ extension IIOSampleSource {
         continuation.onTermination = { _ in stop.signal() }
         let configured = configuration.device
         nonisolated(unsafe) let session = udev
-        startThread {
+        startThread(name: "orientd-udev") {
             var last: Bool?
             var removed: Set<String> = []
             while true {

@@ -50,7 +50,7 @@ public struct SensorService: Service {
         var settings = initialSettings
         var subscribers = 0
         var claims = 0
-        var capture: Task<Void, Never>?
+        var capture: CaptureHandle?
         var ended = false
 
         func reconcile() async {
@@ -60,8 +60,7 @@ public struct SensorService: Service {
                 logger.info("opening the sensor (\(subscribers) subscriber(s), \(claims) D-Bus claim(s))")
                 capture = startCapture(settings)
             } else if !wanted, let running = capture {
-                running.cancel()
-                await running.value
+                await running.stop()
                 capture = nil
                 if !ended { logger.info("closed the sensor: no subscribers and no D-Bus claims") }
             }
@@ -78,8 +77,7 @@ public struct SensorService: Service {
                 guard next != settings else { continue }
                 settings = next
                 if let running = capture {
-                    running.cancel()
-                    await running.value
+                    await running.stop()
                     capture = nil
                 }
             case .sourceEnded:
@@ -92,67 +90,14 @@ public struct SensorService: Service {
             }
             await reconcile()
         }
-        capture?.cancel()
-        await capture?.value
+        await capture?.stop()
     }
 
-    private func startCapture(_ settings: PipelineSettings) -> Task<Void, Never> {
-        let source = self.source
-        let publisher = self.publisher
-        let eventLoop = self.eventLoop
-        let logger = self.logger
+    private func startCapture(_ settings: PipelineSettings) -> CaptureHandle {
         let input = self.controlInput
-        return Task {
-            var engine: OrientationEngine?
-            for await event in source.events() {
-                if Task.isCancelled { break }
-                switch event {
-                case .opened(let description):
-                    let matrix = settings.mountMatrixOverride ?? description.mountMatrix
-                    do {
-                        engine = try OrientationEngine(
-                            mountMatrix: matrix, repairHandedness: settings.mountRepair, settings: settings.classifier,
-                            tracker: InterfaceOrientationTracker())
-                    } catch {
-                        logger.error("cannot start the classifier: \(error)")
-                        engine = nil
-                    }
-                    Self.logOpened(description, matrix: matrix, repair: settings.mountRepair, logger: logger)
-                    eventLoop.execute { publisher.value.sensorOpened(description) }
-                case .sample(let sample):
-                    guard var current = engine else { continue }
-                    do {
-                        if let change = try current.feed(sample) {
-                            eventLoop.execute { publisher.value.deviceChanged(change.device, time: change.time) }
-                        }
-                    } catch {
-                        logger.debug("sample refused: \(error)")
-                    }
-                    engine = current
-                case .closed(let reason):
-                    logger.warning("sensor unavailable: \(reason)")
-                    engine = nil
-                    eventLoop.execute { publisher.value.sensorLost(.unavailable) }
-                case .noSensor(let reason):
-                    logger.notice("no sensor: \(reason)")
-                    engine = nil
-                    eventLoop.execute { publisher.value.sensorLost(.none) }
-                case .ended:
-                    input.yield(.sourceEnded)
-                }
-            }
-        }
-    }
-
-    private static func logOpened(_ description: SensorDescription, matrix: MountMatrix, repair: Bool, logger: Logger) {
-        logger.info(
-            "sensor \(description.id) (\(description.name)), \(description.mode.rawValue), location \(description.location.rawValue)")
-        let fixed = matrix.repairingHandedness()
-        if repair, fixed.changed, !fixed.isSingular {
-            logger.notice(
-                "mount matrix \(matrix) (from \(description.mountMatrixSource)) is mirrored; using \(fixed.repaired) (z = x × y)")
-        } else {
-            logger.info("mount matrix \(matrix) (from \(description.mountMatrixSource))")
-        }
+        let pipeline = SensorPipeline(
+            settings: settings, eventLoop: eventLoop, publisher: publisher, logger: logger,
+            sourceEnded: { input.yield(.sourceEnded) })
+        return source.start { pipeline.handle($0) }
     }
 }

@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""orientd and iio-sensor-proxy side by side on one emulated polled accelerometer (umockdev).
+
+Usage: side-by-side.py ORIENTD [--still S] [--turns N] [--rate HZ] [--orientd-arg ARG ...]
+
+Each daemon gets a private dbus-daemon taken for its system bus and is claimed there by iio-sensor-proxy's own
+client, monitor-sensor, so both are measured through the same D-Bus path. iio-sensor-proxy comes from Debian's
+package (/usr/sbin/iio-sensor-proxy); it is only run here, never shipped or depended on.
+
+Prints, for each daemon:
+  - over S seconds with the device still: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), context
+    switches per second summed over threads (sampled every 20 ms so that threads that end are counted), and
+    Rss, Pss and Anonymous memory from /proc/PID/smaps_rollup;
+  - the median reaction to N rotations done as a hand does them (0.5 s of gradual turn in 20 ms steps, then a
+    random rest of 1 to 2.5 s), timed from the moment the hand stops to monitor-sensor's line, and to N
+    instantaneous changes;
+and, for orientd alone, context switches over S seconds with the sensor present and no client at all.
+"""
+import argparse
+import math
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+ONE_G_RAW = 256  # raw units at scale 0.0383072 m/s² per unit
+NAMES = {0: "normal", 90: "left-up", 180: "bottom-up", 270: "right-up"}
+
+
+class Sensor:
+    """The emulated accelerometer. Angle 0 is portrait (gravity along -y); 90 has the left edge up (+x)."""
+
+    def __init__(self):
+        self.testbed = UMockdev.Testbed.new()
+        attributes = {"name": "accel_3d", "in_accel_x_raw": "0", "in_accel_y_raw": str(-ONE_G_RAW),
+                      "in_accel_z_raw": "0", "in_accel_scale": "0.0383072"}
+        # iio-sensor-proxy looks only at devices its udev rule tagged; orientd ignores the property.
+        properties = {"IIO_SENSOR_PROXY_TYPE": "iio-poll-accel", "ACCEL_LOCATION": "display"}
+        self.path = self.testbed.add_device(
+            "iio", "iio:device0", None,
+            [item for pair in attributes.items() for item in (pair[0], pair[1] + "\n")],
+            [item for pair in properties.items() for item in pair])
+
+    def environment(self):
+        return dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=self.testbed.get_root_dir())
+
+    def tilt(self, degrees):
+        radians = math.radians(degrees)
+        self.testbed.set_attribute(self.path, "in_accel_x_raw", f"{round(ONE_G_RAW * math.sin(radians))}\n")
+        self.testbed.set_attribute(self.path, "in_accel_y_raw", f"{round(-ONE_G_RAW * math.cos(radians))}\n")
+
+
+class Daemon:
+    """A daemon on its own private bus, claimed by monitor-sensor, whose lines are timestamped as they come."""
+
+    def __init__(self, label, command, sensor, claim=True):
+        self.label = label
+        self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                                    stdout=subprocess.PIPE, text=True)
+        address = self.bus.stdout.readline().strip()
+        environment = sensor.environment()
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        self.process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.pid = self.process.pid
+        self.changes = []  # (monotonic time, orientation)
+        self.monitor = None
+        if claim:
+            time.sleep(1)
+            self.monitor = subprocess.Popen(
+                ["stdbuf", "-oL", "monitor-sensor", "--accel"], stdout=subprocess.PIPE, text=True,
+                env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address))
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.monitor.stdout:
+            if "orientation changed:" in line:
+                self.changes.append((time.monotonic(), line.rsplit(":", 1)[1].strip()))
+
+    def first_change_to(self, name, since, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for stamp, orientation in list(self.changes):
+                if stamp >= since and orientation == name:
+                    return stamp
+            time.sleep(0.005)
+        return None
+
+    def stop(self):
+        for process in (self.monitor, self.process, self.bus):
+            if process:
+                process.terminate()
+                process.wait()
+
+
+def cpu_seconds(path):
+    with open(f"/proc/{path}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def switches(pid):
+    counts = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+            counts[tid] = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return counts
+
+
+def memory(pid):
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        return {line.split(":")[0]: int(line.split()[1]) / 1024 for line in f if line.endswith("kB\n")}
+
+
+def still(daemons, seconds):
+    """CPU and context switches of each daemon over `seconds`, sampling threads every 20 ms."""
+    start = {d.label: (cpu_seconds(d.pid), switches(d.pid)) for d in daemons}
+    first = {d.label: dict(start[d.label][1]) for d in daemons}
+    last = {d.label: dict(start[d.label][1]) for d in daemons}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        for d in daemons:
+            for tid, count in switches(d.pid).items():
+                first[d.label].setdefault(tid, 0)  # born inside the window: counted from 0
+                last[d.label][tid] = count
+    result = {}
+    for d in daemons:
+        used = cpu_seconds(d.pid) - start[d.label][0]
+        woke = sum(last[d.label][tid] - first[d.label][tid] for tid in last[d.label])
+        result[d.label] = (100 * used / seconds, woke / seconds, memory(d.pid))
+    return result
+
+
+def reactions(sensor, daemons, turns, gradual):
+    """Median reaction of each daemon, in ms, to `turns` rotations between portrait and landscape."""
+    times = {d.label: [] for d in daemons}
+    missed = {d.label: 0 for d in daemons}
+    angle = 0
+    rng = random.Random(7)
+    for _ in range(turns):
+        target = 90 if angle == 0 else 0
+        if gradual:
+            steps = 25  # 0.5 s in 20 ms steps
+            for step in range(1, steps + 1):
+                sensor.tilt(angle + (target - angle) * step / steps)
+                time.sleep(0.02)
+        else:
+            sensor.tilt(target)
+        stopped = time.monotonic()
+        for d in daemons:
+            # A commit during the turn counts as a negative reaction.
+            seen = d.first_change_to(NAMES[target], stopped - 0.6, timeout=3)
+            if seen is None:
+                missed[d.label] += 1
+            else:
+                times[d.label].append(1000 * (seen - stopped))
+        angle = target
+        time.sleep(rng.uniform(1.0, 2.5))
+    return {label: (statistics.median(values) if values else float("nan"), missed[label])
+            for label, values in times.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("orientd")
+    parser.add_argument("--still", type=float, default=60)
+    parser.add_argument("--turns", type=int, default=12)
+    parser.add_argument("--rate", type=float, default=50)
+    parser.add_argument("--orientd-arg", action="append", default=[])
+    args = parser.parse_args()
+
+    sensor = Sensor()
+    folder = tempfile.mkdtemp(prefix="side-by-side-")
+    orientd_command = [args.orientd, "run", "--dbus", "--rate", f"{args.rate:g}", "--config", "/dev/null",
+                       "--socket", os.path.join(folder, "orientd.sock"), "--state-dir", os.path.join(folder, "state")]
+    daemons = [
+        Daemon("iio-sensor-proxy", ["/usr/sbin/iio-sensor-proxy"], sensor),
+        Daemon("orientd", orientd_command + args.orientd_arg, sensor),
+    ]
+    try:
+        time.sleep(3)
+        for d in daemons:
+            if d.process.poll() is not None:
+                raise SystemExit(f"{d.label} exited with {d.process.returncode}")
+        figures = still(daemons, args.still)
+        hand = reactions(sensor, daemons, args.turns, gradual=True)
+        jump = reactions(sensor, daemons, args.turns, gradual=False)
+        print(f"{'':18} {'CPU %':>7} {'ctx sw/s':>9} {'Rss MB':>7} {'Pss MB':>7} {'Anon MB':>8} "
+              f"{'hand turn ms':>13} {'instant ms':>11}")
+        for d in daemons:
+            cpu, woke, mem = figures[d.label]
+            (hand_ms, hand_missed), (jump_ms, jump_missed) = hand[d.label], jump[d.label]
+            print(f"{d.label:18} {cpu:7.3f} {woke:9.1f} {mem['Rss']:7.1f} {mem['Pss']:7.1f} {mem['Anonymous']:8.1f} "
+                  f"{hand_ms:10.0f}{'*' * hand_missed:3} {jump_ms:8.0f}{'*' * jump_missed:3}")
+        print(f"(still for {args.still:g} s, {args.turns} turns each; * marks a turn with no reaction within 3 s)")
+    finally:
+        for d in daemons:
+            d.stop()
+
+    alone = Daemon("orientd", orientd_command + args.orientd_arg, sensor, claim=False)
+    try:
+        time.sleep(3)
+        cpu, woke, _ = still([alone], args.still)["orientd"]
+        print(f"orientd with the sensor present and no client: {woke * args.still:.0f} context switches "
+              f"in {args.still:g} s, CPU {cpu:.3f} %")
+    finally:
+        alone.stop()
+
+
+if __name__ == "__main__":
+    main()
