@@ -56,7 +56,7 @@ enum Daemon {
         }
         // The max-clients in force, so that a reload refits the open-file limit only when it changes.
         let currentMaxClients = Mutex(configuration.maxClients)
-        let reloader = ReloadService {
+        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) {
             do {
                 let next = try reload()
                 let changed = currentMaxClients.withLock { current in
@@ -87,7 +87,7 @@ enum Daemon {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: server),
             .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: reloader),
+            .init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if configuration.dbus {
             let facade = try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
@@ -103,7 +103,7 @@ enum Daemon {
             services.append(.init(service: watchdog))
         }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: services, logger: logger)
         // Below the unit's TimeoutStopSec, so systemd never has to kill the daemon.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
         do {

@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `orientd`: the orientation daemon and its offline tools.
-@main
 struct Orientd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientd",

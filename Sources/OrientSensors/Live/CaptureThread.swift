@@ -13,7 +13,7 @@ final class StopFlag: Sendable {
 
 /// Runs `body` on a new detached thread named `name` (at most 15 bytes, as `top -H` and /proc show it).
 /// Blocking C calls (sysfs reads, poll) belong there rather than on Swift's cooperative thread pool.
-func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
+package func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
     final class Box: Sendable {
         let name: String
         let body: @Sendable () -> Void

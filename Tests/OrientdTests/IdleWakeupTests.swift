@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// The daemon with a sensor present and nobody listening must not wake at all: no sensor reads, no timers,
+/// no thread of libdispatch's pool (whose monitor would wake it every second).
+@Suite(
+    "Idle daemon", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct IdleWakeupTests {
+    /// Context switches of each thread, by name and id, from /proc/PID/task/*/status.
+    static func switches(_ pid: Int32) -> [String: Int] {
+        var result: [String: Int] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for tid in tasks {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8) else { continue }
+            var name = tid
+            var count = 0
+            for line in status.split(separator: "\n") {
+                if line.hasPrefix("Name:") { name = line.dropFirst(5).trimmingCharacters(in: .whitespaces) }
+                if line.hasSuffix("ctxt_switches:") == false, line.contains("ctxt_switches:") {
+                    count += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+            }
+            result["\(name) (\(tid))"] = count
+        }
+        return result
+    }
+
+    @Test("A sensor, the D-Bus facade on, no client: no thread wakes in 3 s, and no libdispatch thread exists")
+    func noWakeups() throws {
+        let setup = try DBusFacadeTests.Setup()
+        #expect(setup.waitForName())
+        usleep(1_000_000)  // start-up settles
+        let pid = setup.daemon.process.processIdentifier
+        let before = Self.switches(pid)
+        usleep(3_000_000)
+        let after = Self.switches(pid)
+        let woke = after.compactMap { thread, count in count > (before[thread] ?? 0) ? "\(thread): \(count - (before[thread] ?? 0))" : nil }
+        #expect(woke.isEmpty, "threads that woke: \(woke); all: \(after.keys.sorted())")
+        #expect(!after.keys.contains { $0.contains("qos") }, "libdispatch worker threads: \(after.keys.sorted())")
+        #expect(after.keys.contains { $0.hasPrefix("orientd-udev") } && after.keys.contains { $0.hasPrefix("orientd-dbus") })
+    }
+}
