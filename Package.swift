@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // sd-bus's object tables, which only C can write (its macros make compound literals).
         .target(name: "CSensorProxyBus", dependencies: ["CSystemd"]),
+        // Swift concurrency's global-enqueue hook, reachable from C in a statically linked runtime too.
+        .target(name: "CExecutorHook"),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
@@ -87,6 +89,7 @@ let package = Package(
                 "OrientSensors",
                 "OrientServer",
                 "OrientDBus",
+                "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),

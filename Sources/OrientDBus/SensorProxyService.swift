@@ -53,18 +53,21 @@ public final class SensorProxyService: Service, Sendable {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         defer { pool.shutdownGracefully { _ in } }
-        let watcher = Task { [presence] in
-            for await present in presence {
-                self.shared.withLock { $0.properties.setPresent(present) }
+        // A child task, not Task {}: it inherits the daemon's executor preference (EventLoopTaskExecutor).
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { [presence] in
+                for await present in presence.cancelOnGracefulShutdown() {
+                    self.shared.withLock { $0.properties.setPresent(present) }
+                    self.wakeup.signal()
+                }
+            }
+            try await withGracefulShutdownHandler {
+                try await pool.runIfActive { self.serveUntilStopped() }
+            } onGracefulShutdown: {
+                self.shared.withLock { $0.stopping = true }
                 self.wakeup.signal()
             }
-        }
-        defer { watcher.cancel() }
-        try await withGracefulShutdownHandler {
-            try await pool.runIfActive { self.serveUntilStopped() }
-        } onGracefulShutdown: {
-            self.shared.withLock { $0.stopping = true }
-            self.wakeup.signal()
+            group.cancelAll()
         }
     }
 

@@ -29,6 +29,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Samples per second to ask of the sensor.")
     var rate: Double?
 
+    @Option(help: ArgumentHelp("Polled samples per second once the device is still, or off.", valueName: "hz|off"))
+    var stillRate: String?
+
     @Option(name: .customLong("classifier"), help: ArgumentHelp("A classifier setting.", valueName: "name=value"))
     var classifierAssignments: [String] = []
 
@@ -106,6 +109,15 @@ struct RunOptions: ParsableArguments {
         }
         if noMountRepair { c.mountRepair = false }
         if let rate { c.rate = rate }
+        if let stillRate {
+            if stillRate == "off" {
+                c.stillRate = nil
+            } else if let value = Double(stillRate), value.isFinite {
+                c.stillRate = value
+            } else {
+                throw ConfigurationError(key: "--still-rate", message: "expected samples per second or off, got \(stillRate)")
+            }
+        }
         for assignment in classifierAssignments {
             do { try c.classifier.apply(assignment: assignment) } catch {
                 throw ConfigurationError(key: "--classifier", message: error.description)

@@ -16,7 +16,8 @@ enum SourceChoice {
         }
         return IIOSampleSource(
             configuration: LiveSensorConfiguration(
-                device: configuration.device, mountMatrixOverride: configuration.mountMatrix, rate: configuration.rate),
+                device: configuration.device, mountMatrixOverride: configuration.mountMatrix, rate: configuration.rate,
+                stillRate: configuration.stillRate),
             logger: logger)
     }
 }

@@ -10,7 +10,7 @@ import Glibc
 // signals go to one thread in sigwait, Swift concurrency runs on NIO's threads (which sleep in epoll until
 // there is work), and the command runs there.
 ProcessSignals.takeOver()
-_ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+GlobalExecutor.moveOntoNIO()
 let command = MultiThreadedEventLoopGroup.singleton.any().makeFutureWithTask { await Orientd.main() }
 try? command.wait()
 exit(0)

@@ -17,6 +17,7 @@ struct ConfigurationFileTests {
             mount-matrix = 0, -1, 0; -1, 0, 0; 0, 0, 1
             mount-repair = false
             rate = 100
+            still-rate = 10
             sampling = always
             dbus = on
             control-group = video
@@ -38,6 +39,8 @@ struct ConfigurationFileTests {
         #expect(c.mountMatrix == MountMatrix(x: Vector3(0, -1, 0), y: Vector3(-1, 0, 0), z: Vector3(0, 0, 1)))
         #expect(c.mountRepair == false)
         #expect(c.rate == 100)
+        #expect(c.stillRate == 10)
+        #expect(try ConfigurationFile.parse("still-rate = off\n", file: "o.conf").stillRate == nil)
         #expect(c.sampling == .always)
         #expect(c.dbus)
         #expect(c.controlGroup == "video")
@@ -91,6 +94,9 @@ struct ConfigurationFileTests {
         ("rate = 10\n\nrate = 20\n", "bad.conf:3: rate is already set at line 1"),
         ("mask all = x\n", "bad.conf:1: \"mask all\" is not a key name"),
         ("request-timeout = 0\n", "bad.conf:1: request-timeout: expected seconds, more than 0"),
+        ("still-rate = 0.5\n", "bad.conf: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
+        ("rate = 2\nstill-rate = 5\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
+        ("still-rate = never\n", "bad.conf:1: still-rate: \"never\" is not a number"),
     ])
     func errors(text: String, message: String) {
         #expect {

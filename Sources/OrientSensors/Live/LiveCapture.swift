@@ -60,11 +60,13 @@ final class LiveCapture {
             return
         }
         let period = 1 / configuration.rate
+        var pace = SamplingPace(fullRate: configuration.rate, stillRate: configuration.stillRate ?? configuration.rate)
         var nextRead = monotonicSeconds()
         while !stop.isSet {
             if reader == nil {
                 open(udev, buffered: true)
                 nextRead = monotonicSeconds()
+                pace.reset()
             }
             switch reader {
             case nil:
@@ -73,8 +75,8 @@ final class LiveCapture {
                 if waitReadable(monitor, seconds: max(0, nextRead - monotonicSeconds())) { handleEvents(udev) }
                 guard case .polled = reader, monotonicSeconds() >= nextRead else { continue }
                 if let reading = attempt({ () throws(SensorError) in try polled.read() }) {
-                    emit(reading, scale: polled.device.scale)
-                    nextRead += period
+                    let sample = emit(reading, scale: polled.device.scale)
+                    nextRead += sample.map { pace.period(after: $0.acceleration, at: $0.time) } ?? period
                     // After a stall, carry on from now instead of reading in a burst to catch up.
                     if nextRead < monotonicSeconds() - period { nextRead = monotonicSeconds() + period }
                 } else {
@@ -184,17 +186,21 @@ final class LiveCapture {
         }
     }
 
-    private func emit(_ reading: UnscaledReading, scale: Vector3?) {
+    /// Scales a reading and delivers it; nil while the scale is still being learned.
+    @discardableResult
+    private func emit(_ reading: UnscaledReading, scale: Vector3?) -> AccelSample? {
         let unscaled = reading.value
         let time = reading.timestamp ?? monotonicSeconds()
         let value: Vector3
         if let scale {
             value = Vector3(unscaled.x * scale.x, unscaled.y * scale.y, unscaled.z * scale.z)
         } else {
-            guard let factor = calibrator.scale(afterReading: unscaled.length) else { return }
+            guard let factor = calibrator.scale(afterReading: unscaled.length) else { return nil }
             value = unscaled * factor
         }
-        deliver(.sample(AccelSample(time: time, acceleration: value)))
+        let sample = AccelSample(time: time, acceleration: value)
+        deliver(.sample(sample))
+        return sample
     }
 
     private func handleEvents(_ udev: UdevSession) {

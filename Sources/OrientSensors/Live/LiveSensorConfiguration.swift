@@ -8,10 +8,13 @@ public struct LiveSensorConfiguration: Sendable, Equatable {
     public var mountMatrixOverride: MountMatrix?
     /// Samples per second.
     public var rate: Double
+    /// Polled samples per second once the device has been still for a second (`SamplingPace`); nil: always `rate`.
+    public var stillRate: Double?
 
-    public init(device: String? = nil, mountMatrixOverride: MountMatrix? = nil, rate: Double = 50) {
+    public init(device: String? = nil, mountMatrixOverride: MountMatrix? = nil, rate: Double = 50, stillRate: Double? = nil) {
         self.device = device
         self.mountMatrixOverride = mountMatrixOverride
         self.rate = rate
+        self.stillRate = stillRate
     }
 }

@@ -14,8 +14,8 @@ import OrientCore
 public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
-        "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "sampling",
-        "dbus", "control-group", "max-clients", "request-timeout", "state-directory",
+        "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "still-rate",
+        "sampling", "dbus", "control-group", "max-clients", "request-timeout", "state-directory",
     ]
     /// The one section; its keys are `ClassifierSettings.Key`s.
     public static let classifierSection = "classifier"
@@ -89,6 +89,7 @@ public enum ConfigurationFile {
             do { c.mountMatrix = try MountMatrix(parsing: value) } catch { throw place.error(error.description) }
         case "mount-repair": c.mountRepair = try bool(value, place)
         case "rate": c.rate = try number(value, place)
+        case "still-rate": c.stillRate = value == "off" ? nil : try number(value, place)
         case "sampling":
             guard let policy = SamplingPolicy(rawValue: value) else { throw place.error("expected on-demand or always, got \"\(value)\"") }
             c.sampling = policy

@@ -29,6 +29,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mountRepair = true
     /// Samples per second asked of the sensor.
     public var rate: Double = 50
+    /// Samples per second of a polled sensor once the device has been still for a second; the full rate returns
+    /// at the first reading that differs. nil (`still-rate = off`): always `rate`.
+    public var stillRate: Double? = 5
     public var sampling: SamplingPolicy = .onDemand
     /// Serve iio-sensor-proxy's net.hadess.SensorProxy on the system bus, for GNOME, KDE and Qt.
     public var dbus = false
@@ -53,6 +56,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
             throw ConfigurationError(key: "classifier.\(error.key)", message: error.message)
         }
         guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
+        if let stillRate, !(stillRate <= rate && 1 / stillRate < classifier.maxSampleGap) {
+            // Slower would leave gaps that the classifier takes for a stalled sensor and restarts its filter on.
+            throw ConfigurationError(
+                key: "still-rate",
+                message: "\(stillRate) must be at most rate (\(rate)) and faster than one sample per max-sample-gap (\(classifier.maxSampleGap) s)")
+        }
         guard maxClients >= 1 else { throw ConfigurationError(key: "max-clients", message: "must be at least 1") }
         guard requestTimeout > 0, requestTimeout <= 3600 else {
             throw ConfigurationError(key: "request-timeout", message: "\(requestTimeout) is outside 0 < seconds <= 3600")

@@ -1,0 +1,41 @@
+/// How long to wait before the next polled reading: the full rate while the device moves, a slow rate once it
+/// has been still for a while.
+///
+/// It lives beside the classifier, not in it: the classifier sees whatever samples come, with their own times,
+/// so replays and the scenario suite are unchanged. Any reading that differs from the still reference by more
+/// than `threshold` returns to the full rate at once, so a hand turning the device (a few hundred ms) is
+/// sampled at the full rate from its first degrees. Pure and deterministic: time comes from the readings.
+public struct SamplingPace: Sendable, Equatable {
+    /// Seconds between readings while moving, and while still.
+    public let fullPeriod: Double
+    public let stillPeriod: Double
+    /// m/s² a reading may differ from the reference and still count as still (about 3° of tilt at 0.5).
+    public let threshold: Double
+    /// Seconds of steadiness at the full rate before slowing down: long enough for the classifier to settle.
+    public let dwell: Double
+
+    private var reference: Vector3?
+    private var steadySince = 0.0
+
+    public init(fullRate: Double, stillRate: Double, threshold: Double = 0.5, dwell: Double = 1.0) {
+        self.fullPeriod = 1 / fullRate
+        self.stillPeriod = 1 / min(stillRate, fullRate)
+        self.threshold = threshold
+        self.dwell = dwell
+    }
+
+    /// Takes a reading (m/s², any fixed frame) at `time` (seconds) and returns the seconds until the next one.
+    public mutating func period(after reading: Vector3, at time: Double) -> Double {
+        guard let reference, (reading - reference).length <= threshold else {
+            reference = reading
+            steadySince = time
+            return fullPeriod
+        }
+        return time - steadySince >= dwell ? stillPeriod : fullPeriod
+    }
+
+    /// Forgets the reference (a new sensor, a gap): the next reading starts at the full rate.
+    public mutating func reset() {
+        reference = nil
+    }
+}
