@@ -173,4 +173,15 @@ struct PublisherTests {
         #expect(p.reconfigure(.init(configuredMask: .allButUpsideDown)) == nil)
         #expect(p.systemMask == .allButUpsideDown)
     }
+
+    @Test("A reloaded preferred orientation reaches the system view (what get reports)")
+    func reloadPreferred() {
+        let p = publisher()
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.deviceChanged(.faceUp, time: 1)
+        #expect(p.systemState.interface == .portrait, "lying flat from the start: the first allowed")
+        // Landscape only, preferring landscape-left: portrait is no longer allowed and the device decides nothing.
+        p.reconfigure(.init(configuredMask: .landscape, preferred: .landscapeLeft))
+        #expect(p.systemState.interface == .landscapeLeft, "not the fallback order's landscape-right")
+    }
 }

@@ -206,6 +206,10 @@ public final class Publisher {
             settings.configuredMask = self.settings.configuredMask
         }
         self.settings = settings
+        // The system view has no client of its own; only the configured preferred orientation applies to it.
+        _ = try? systemView.setClient(
+            mask: systemView.clientMask, preferred: settings.preferred, autorotates: systemView.autorotates
+        )
         applySystemMask()
         return problem
     }
