@@ -79,5 +79,7 @@ struct PlotModelTests {
         #expect(SVGNumber.fixed(.nan, decimals: 1) == "0")
         #expect(SVGNumber.fixed(.infinity, decimals: 1) == "100000000000000")
         #expect(SVGWriter.escape("a<b & \"c\"\u{1}") == "a&lt;b &amp; &quot;c&quot;\u{FFFD}")
+        #expect(AtomicFile.temporaryName(for: "docs/plot.svg", process: 42) == "docs/.plot.svg.42.tmp")
+        #expect(AtomicFile.temporaryName(for: "plot.svg", process: 42) == ".plot.svg.42.tmp")
     }
 }
