@@ -22,7 +22,7 @@ HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
 # The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked (BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: deps build release run test check-units install demo-trace clean
+.PHONY: deps build release run test check-units install demo-trace plot-demo clean
 
 deps:
 	scripts/install-deps.sh
@@ -88,6 +88,10 @@ install: release
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:
 	$(SWIFT) run -c release scenario-trace --rate 50 --seconds 60 --seed 1 > $(DEMO_TRACE)
+
+# Regenerates the README's plot of the demo trace.
+plot-demo:
+	$(SWIFT) run orientd plot $(DEMO_TRACE) -o docs/demo-trace.svg
 
 clean:
 	rm -rf .build

@@ -56,7 +56,8 @@ extension Orientd {
             output.flush()
         }
 
-        private static func fail(_ error: TraceError) -> ExitCode {
+        /// Reports a trace that cannot be read, and gives the exit status for it; `plot` reports the same way.
+        static func fail(_ error: TraceError) -> ExitCode {
             printError("orientd: \(error)")
             switch error.kind {
             case .cannotOpen: return ExitStatus.noInput

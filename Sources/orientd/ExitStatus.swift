@@ -9,6 +9,8 @@ enum ExitStatus {
     static let noInput = ExitCode(66)
     /// EX_SOFTWARE: the daemon failed after starting (the log says why).
     static let software = ExitCode(70)
+    /// EX_CANTCREAT: an output file could not be created.
+    static let cannotCreate = ExitCode(73)
     /// EX_IOERR: an error while reading or writing.
     static let ioError = ExitCode(74)
     /// EX_CONFIG: the configuration is invalid (the message names the file, line and key).

@@ -6,6 +6,6 @@ struct Orientd: AsyncParsableCommand {
         commandName: "orientd",
         abstract: "Device and interface orientation for Linux tablets and convertibles.",
         version: OrientdVersion.string,
-        subcommands: [Run.self, Classify.self, Record.self, Doctor.self, CheckConfig.self]
+        subcommands: [Run.self, Classify.self, Plot.self, Record.self, Doctor.self, CheckConfig.self]
     )
 }

@@ -50,6 +50,22 @@ struct ClassifierTests {
         #expect(try hold(Vector3(0, -9.8, 0), seconds: 1, from: 4, classifier: &c) == [.portrait])
     }
 
+    @Test("isMotionGated holds from a moved reading until motion-holdoff after it")
+    func motionGateState() throws {
+        var c = try OrientationClassifier()
+        #expect(!c.isMotionGated, "nothing fed yet")
+        _ = try hold(Vector3(0, -9.8, 0), seconds: 1, classifier: &c)
+        #expect(!c.isMotionGated)
+        _ = try c.feed(AccelSample(time: 1.0, x: 0, y: -16, z: 0))
+        #expect(c.isMotionGated)
+        _ = try c.feed(AccelSample(time: 1.24, x: 0, y: -9.8, z: 0))
+        #expect(c.isMotionGated, "0.24 s after the jolt, inside the 0.25 s holdoff")
+        _ = try c.feed(AccelSample(time: 1.25, x: 0, y: -9.8, z: 0))
+        #expect(!c.isMotionGated, "the holdoff has passed")
+        c.reset()
+        #expect(!c.isMotionGated)
+    }
+
     @Test("Readings in unknown units classify once gravity is set to their size of 1 g")
     func otherUnits() throws {
         var settings = ClassifierSettings()

@@ -34,6 +34,14 @@ public struct OrientationClassifier: Sendable {
         self.thresholds = ClassifierThresholds(settings)
     }
 
+    /// Whether the motion gate holds commits back at the time of the last sample: a reading far from 1 g or in
+    /// free fall came less than `motionHoldoff` before it. Reading it changes nothing; plots and diagnostics
+    /// use it to show why a turn was committed late.
+    public var isMotionGated: Bool {
+        guard let lastTime else { return false }
+        return lastTime - lastMotion < settings.motionHoldoff
+    }
+
     /// Forgets everything, as when the sensor goes away: the orientation is `unknown` again.
     public mutating func reset() {
         orientation = .unknown

@@ -1,0 +1,75 @@
+import ArgumentParser
+import OrientCore
+import OrientTrace
+
+extension Orientd {
+    /// `orientd plot TRACE -o FILE.svg`: draws a trace and what the engine makes of it.
+    struct Plot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Plot a recorded trace and its classification as an SVG image.",
+            discussion: """
+                Draws x, y, z and their magnitude over time (m/s² in the device frame, as the classifier sees \
+                them), a band for the committed device orientation and one for the interface orientation under \
+                --mask, shades the stretches in which the motion gate held commits back, and marks each commit. \
+                Every sample is classified; the readings are drawn from their extremes per pixel column, so a \
+                trace of hours gives an image of the same size as one of a minute. The image replaces FILE only \
+                once it is whole.
+
+                Exit status: 0 on success, 64 for bad usage, 65 for malformed trace data (the message names the \
+                file and line), 66 when the trace cannot be opened, 73 when the image cannot be created, 74 when \
+                the trace cannot be read or the image cannot be written.
+
+                Classifier settings (--classifier NAME=VALUE, repeatable):
+                \(ClassifierSettingsHelp.text)
+                """
+        )
+
+        @Argument(help: "The trace file to plot, or - for standard input.")
+        var trace: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
+        var output: String
+
+        @Option(help: "The image's width in pixels.")
+        var width: Int = 1200
+
+        @OptionGroup var engine: EngineOptions
+
+        func validate() throws {
+            guard (400...20000).contains(width) else { throw ValidationError("--width must be in 400...20000") }
+        }
+
+        func run() throws {
+            let settings = try engine.classifierSettings()
+            let tracker = try engine.tracker()
+            let reader: TraceReader
+            do {
+                reader = try TraceReader(path: trace)
+            } catch {
+                throw Classify.fail(error)
+            }
+            let matrix = try engine.mountMatrixOverride() ?? reader.metadata.mountMatrix ?? .identity
+            let orientation: OrientationEngine
+            do {
+                orientation = try OrientationEngine(
+                    mountMatrix: matrix, repairHandedness: !engine.noMountRepair, settings: settings, tracker: tracker
+                )
+            } catch {
+                throw ValidationError(error.description)
+            }
+            var recorder = TimelineRecorder(engine: orientation, bins: TracePlot.bins(forWidth: width))
+            do {
+                while let sample = try reader.next() { recorder.feed(sample) }
+            } catch {
+                throw Classify.fail(error)
+            }
+            let plot = TracePlot(title: reader.name, maskDescription: engine.mask, width: width)
+            do {
+                try AtomicFile.write(plot.render(recorder.finished), to: output)
+            } catch {
+                printError("orientd: \(error)")
+                throw error.cannotCreate ? ExitStatus.cannotCreate : ExitStatus.ioError
+            }
+        }
+    }
+}
