@@ -3,11 +3,13 @@ import OrientCore
 /// The lines the daemon writes. Each function returns one complete line, newline included.
 public enum Messages {
     /// A successful reply carrying a state (`get`, `subscribe`, `lock`, `unlock`, `set-mask`).
-    public static func stateReply(id: RequestID?, _ state: OrientationState) -> String {
+    /// - Parameter fresh: `get` only: whether the device orientation comes from the sensor as it reads now.
+    public static func stateReply(id: RequestID?, _ state: OrientationState, fresh: Bool? = nil) -> String {
         var writer = JSONLineWriter()
         writer.field("ok", true)
         if let id { writer.field("id", id) }
         appendState(state, to: &writer)
+        if let fresh { writer.field("fresh", fresh) }
         return writer.line
     }
 

@@ -53,7 +53,8 @@ public struct SubscriptionSettings: Sendable, Equatable {
 /// One request line, decoded and checked.
 public struct Request: Sendable, Equatable {
     public enum Operation: Sendable, Equatable {
-        case get
+        /// The current state: under the system mask, or as a client with these settings would see it now.
+        case get(SubscriptionSettings?)
         /// Subscribe, or change this connection's subscription settings.
         case subscribe(SubscriptionSettings)
         case unsubscribe

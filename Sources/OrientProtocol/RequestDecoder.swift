@@ -39,7 +39,10 @@ public enum RequestDecoder {
 
     private static func operation(_ op: String, _ wire: Wire) throws(ProtocolError) -> Request.Operation {
         switch op {
-        case "get": return .get
+        case "get":
+            // Without client settings, the system's view; with any, the view of a client that has them.
+            let asClient = wire.mask != nil || wire.preferred != nil || wire.autorotate != nil
+            return .get(asClient ? try subscription(wire) : nil)
         case "status": return .status
         case "lock": return .lock
         case "unlock": return .unlock
@@ -48,29 +51,33 @@ public enum RequestDecoder {
             guard let text = wire.mask else { throw ProtocolError(.badField, "set-mask needs \"mask\"") }
             return .setMask(text == "default" ? nil : try mask(text))
         case "subscribe":
-            var settings = SubscriptionSettings()
-            if let text = wire.mask { settings.mask = try mask(text) }
-            if let text = wire.preferred {
-                guard let preferred = InterfaceOrientation(rawValue: text), preferred != .unknown else {
-                    let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
-                    throw ProtocolError(.badField, "\"preferred\": unknown orientation \"\(text)\"; expected one of: \(names)")
-                }
-                settings.preferred = preferred
-            }
-            if let text = wire.changes {
-                guard let changes = ChangeFilter(rawValue: text) else {
-                    throw ProtocolError(.badField, "\"changes\": expected \"all\" or \"interface\", got \"\(text)\"")
-                }
-                settings.changes = changes
-            }
-            if let autorotate = wire.autorotate { settings.autorotate = autorotate }
-            return .subscribe(settings)
+            return .subscribe(try subscription(wire))
         default:
             throw ProtocolError(
                 .unknownOperation,
                 "unknown op \"\(op)\"; expected one of: \(operations.joined(separator: ", "))"
             )
         }
+    }
+
+    private static func subscription(_ wire: Wire) throws(ProtocolError) -> SubscriptionSettings {
+        var settings = SubscriptionSettings()
+        if let text = wire.mask { settings.mask = try mask(text) }
+        if let text = wire.preferred {
+            guard let preferred = InterfaceOrientation(rawValue: text), preferred != .unknown else {
+                let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
+                throw ProtocolError(.badField, "\"preferred\": unknown orientation \"\(text)\"; expected one of: \(names)")
+            }
+            settings.preferred = preferred
+        }
+        if let text = wire.changes {
+            guard let changes = ChangeFilter(rawValue: text) else {
+                throw ProtocolError(.badField, "\"changes\": expected \"all\" or \"interface\", got \"\(text)\"")
+            }
+            settings.changes = changes
+        }
+        if let autorotate = wire.autorotate { settings.autorotate = autorotate }
+        return settings
     }
 
     private static func mask(_ text: String) throws(ProtocolError) -> InterfaceOrientationMask {

@@ -37,6 +37,8 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
     public var mask: String?
     public var sensor: String?
     public var t: Double?
+    /// In replies to `get`: whether the device orientation comes from the sensor as it reads now.
+    public var fresh: Bool?
     public var version: String?
     public var uptime: Double?
     public var subscribers: Int?
@@ -44,7 +46,7 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
     public var sensorInfo: SensorInfo?
 
     enum CodingKeys: String, CodingKey {
-        case ok, id, event, error, interface, locked, mask, sensor, t, version, uptime, subscribers, sampling
+        case ok, id, event, error, interface, locked, mask, sensor, t, fresh, version, uptime, subscribers, sampling
         case device
     }
 
@@ -56,6 +58,7 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
         error = try c.decodeIfPresent(ErrorDetail.self, forKey: .error)
         interface = try c.decodeIfPresent(String.self, forKey: .interface)
         locked = try c.decodeIfPresent(Bool.self, forKey: .locked)
+        fresh = try c.decodeIfPresent(Bool.self, forKey: .fresh)
         mask = try c.decodeIfPresent(String.self, forKey: .mask)
         // `sensor` is the sensor state in states and events, and an object with details in `status`.
         if let text = try? c.decodeIfPresent(String.self, forKey: .sensor) {

@@ -32,7 +32,7 @@ enum Daemon {
         let persistent = loadState(store, logger: logger)
         let publisher = try await loop.submit {
             NIOLoopBound(
-                Publisher(settings: publisherSettings(configuration), persistent: persistent, version: OrientdVersion.string),
+                Publisher(settings: publisherSettings(configuration, options: options), persistent: persistent, version: OrientdVersion.string),
                 eventLoop: loop)
         }.get()
         let policy = try await loop.submit {
@@ -48,6 +48,10 @@ enum Daemon {
             exitAtEnd: options.exitAtEnd, logger: logger)
         try await loop.submit {
             publisher.value.onSubscriberCountChange = { sensor.send(.subscribers($0)) }
+            publisher.value.onFreshStateWanted = { sensor.send(.freshStateWanted($0)) }
+            publisher.value.schedule = { seconds, body in
+                loop.assumeIsolated().scheduleTask(in: timeAmount(seconds), body)
+            }
             publisher.value.persist = { try store.save($0) }
         }.get()
 
@@ -74,7 +78,7 @@ enum Daemon {
                     policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
                     if let admitted { policy.value.maximumClients = admitted }
                     policy.value.requestTimeout = timeAmount(next.requestTimeout)
-                    return publisher.value.reconfigure(publisherSettings(next))
+                    return publisher.value.reconfigure(publisherSettings(next, options: options))
                 }.get()
                 if let problem = problem ?? nil { logger.warning("\(problem)") }
                 sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor)))
@@ -120,8 +124,11 @@ enum Daemon {
 
     private static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
-    private static func publisherSettings(_ c: DaemonConfiguration) -> Publisher.Settings {
-        Publisher.Settings(configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair)
+    private static func publisherSettings(_ c: DaemonConfiguration, options: RunOptions) -> Publisher.Settings {
+        // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
+        Publisher.Settings(
+            configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair,
+            freshWait: options.replayWaitFor == nil ? 1 : nil)
     }
 
     private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?) -> PipelineSettings {

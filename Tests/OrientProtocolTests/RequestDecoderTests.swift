@@ -8,8 +8,8 @@ struct RequestDecoderTests {
 
     @Test("Every operation decodes, with its fields and id")
     func operations() throws {
-        #expect(try decode(#"{"op":"get"}"#) == Request(.get))
-        #expect(try decode(#"{"op":"get","id":7}"#) == Request(id: .number(7), .get))
+        #expect(try decode(#"{"op":"get"}"#) == Request(.get(nil)))
+        #expect(try decode(#"{"op":"get","id":7}"#) == Request(id: .number(7), .get(nil)))
         #expect(try decode(#"{"op":"status","id":"a"}"#) == Request(id: .string("a"), .status))
         #expect(try decode(#"{"op":"lock"}"#).operation == .lock)
         #expect(try decode(#"{"op":"unlock"}"#).operation == .unlock)
@@ -20,6 +20,9 @@ struct RequestDecoderTests {
         let full = try decode(#"{"op":"subscribe","mask":"landscape","preferred":"landscape-right","changes":"interface","autorotate":false,"future":1}"#)
         #expect(full.operation == .subscribe(SubscriptionSettings(
             mask: .landscape, preferred: .landscapeRight, changes: .interface, autorotate: false)))
+        #expect(try decode(#"{"op":"get","mask":"landscape","preferred":"landscape-left"}"#).operation
+            == .get(SubscriptionSettings(mask: .landscape, preferred: .landscapeLeft)))
+        #expect(try decode(#"{"op":"get","autorotate":false}"#).operation == .get(SubscriptionSettings(autorotate: false)))
     }
 
     @Test("Bad requests name the problem with a stable code, echoing the id when there is one", arguments: [
@@ -28,6 +31,7 @@ struct RequestDecoderTests {
         (#"{"id":3}"#, .badRequest, .number(3)),
         (#"{"op":"fly","id":4}"#, .unknownOperation, .number(4)),
         (#"{"op":"subscribe","mask":"sideways","id":"m"}"#, .badField, .string("m")),
+        (#"{"op":"get","preferred":"face-up","id":"g"}"#, .badField, .string("g")),
         (#"{"op":"subscribe","mask":5}"#, .badField, nil),
         (#"{"op":"subscribe","preferred":"up"}"#, .badField, nil),
         (#"{"op":"subscribe","changes":"some"}"#, .badField, nil),

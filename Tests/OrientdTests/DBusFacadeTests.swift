@@ -156,7 +156,7 @@ struct DBusFacadeTests {
 
         // The last claimant leaves the bus without releasing: NameOwnerChanged drops its claim.
         second.kill()
-        #expect(waitFor { setup.daemon.log.contains("closed the sensor: no subscribers and no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.daemon.log.contains("closed the sensor: no subscribers, no D-Bus claims") }, "\(setup.daemon.log)")
         let before = setup.readCalls()
         usleep(1_000_000)
         #expect(setup.readCalls() - before < 5, "a closed sensor is not read (50 Hz polling would read 150 times a second)")

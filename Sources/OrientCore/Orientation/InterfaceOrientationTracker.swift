@@ -17,7 +17,8 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
         clientMask: InterfaceOrientationMask = .all,
         preferred: InterfaceOrientation? = nil,
         autorotates: Bool = true,
-        systemLocked: Bool = false
+        systemLocked: Bool = false,
+        interface: InterfaceOrientation = .unknown
     ) throws(EmptyMaskError) {
         guard !systemMask.intersection(clientMask).isEmpty else {
             throw EmptyMaskError(systemMask: systemMask, clientMask: clientMask)
@@ -28,7 +29,8 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
         self.autorotates = autorotates
         self.systemLocked = systemLocked
         self.device = .unknown
-        self.interface = .unknown
+        // A view that takes over from another (a one-shot `get` starts from the system's) keeps what it showed.
+        self.interface = interface
     }
 
     public var effectiveMask: InterfaceOrientationMask { systemMask.intersection(clientMask) }

@@ -13,15 +13,19 @@ public final class Publisher {
         public var preferred: InterfaceOrientation?
         public var sampling: SamplingPolicy
         public var mountRepair: Bool
+        /// How long a `get` waits for the sensor to commit an orientation when the state is not fresh (seconds);
+        /// `nil` answers at once.
+        public var freshWait: Double?
 
         public init(
             configuredMask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil,
-            sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true
+            sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true, freshWait: Double? = 1
         ) {
             self.configuredMask = configuredMask
             self.preferred = preferred
             self.sampling = sampling
             self.mountRepair = mountRepair
+            self.freshWait = freshWait
         }
     }
 
@@ -34,11 +38,23 @@ public final class Publisher {
     private var sensor: SensorState = .none
     private var sensorDescription: SensorDescription?
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    /// The sensor is open and reading (not closed for want of clients, not lost).
+    private var sensorReading = false
+    /// The sensor has committed an orientation since it was last opened.
+    private var committedSinceOpened = false
+    /// A replayed trace ran out: nothing fresh will come.
+    private var sourceEnded = false
+    private var pendingGets = PendingGets()
     private let started: ContinuousClock.Instant = .now
     private let version: String
 
     /// Called with the new subscriber count whenever it changes (the sensor service opens and closes the sensor).
     public var onSubscriberCountChange: ((Int) -> Void)?
+    /// Called with `true` when a `get` waits for a fresh orientation, `false` once it is answered (the sensor
+    /// service opens the sensor for it as for a subscriber).
+    public var onFreshStateWanted: ((Bool) -> Void)?
+    /// Runs the closure on the publisher's event loop after that many seconds (the time limit of a waiting `get`).
+    public var schedule: ((Double, @escaping () -> Void) -> Void)?
     /// Called with the system state after anything that may have changed it (the D-Bus facade follows it).
     public var onSystemStateChange: ((OrientationState) -> Void)?
     /// Called with the new persistent state when a client changes it; a thrown error is reported to that client.
@@ -67,6 +83,51 @@ public final class Publisher {
             device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask,
             sensor: sensor, time: time
         )
+    }
+
+    /// Whether the device orientation comes from the sensor as it reads now, not from before it was closed.
+    public var isFresh: Bool { sensorReading && committedSinceOpened }
+
+    /// Answers `get`: the system's view, or with `settings` the view of a client that has them.
+    ///
+    /// When the state is not fresh and can become so, returns `nil`: the sensor is opened, and the reply goes to
+    /// `sink` once it commits an orientation, or when `settings.freshWait` has passed.
+    public func get(_ settings: SubscriptionSettings?, from sink: any SubscriberSink, id: RequestID?) -> String? {
+        if let settings, systemMask.intersection(settings.mask).isEmpty {
+            return Messages.errorReply(ProtocolError(
+                .emptyMask, "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)",
+                id: id))
+        }
+        guard !isFresh, !sourceEnded, let wait = self.settings.freshWait else { return getReply(settings, id: id) }
+        if let batch = pendingGets.add(.init(sink: sink, id: id, settings: settings)) {
+            onFreshStateWanted?(true)
+            schedule?(wait) { [weak self] in self?.answerPendingGets(batch: batch) }
+        }
+        return nil
+    }
+
+    private func getReply(_ settings: SubscriptionSettings?, id: RequestID?) -> String {
+        guard let settings else { return Messages.stateReply(id: id, systemState, fresh: isFresh) }
+        do {
+            // A client that subscribed now: it starts from what the system shows.
+            var view = try InterfaceOrientationTracker(
+                systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
+                autorotates: settings.autorotate, systemLocked: persistent.locked, interface: systemView.interface)
+            view.update(device: device)
+            let state = OrientationState(
+                device: device, interface: view.interface, locked: persistent.locked, mask: view.effectiveMask,
+                sensor: sensor, time: time)
+            return Messages.stateReply(id: id, state, fresh: isFresh)
+        } catch {
+            return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
+        }
+    }
+
+    /// Answers every waiting `get` with the state as it is. `batch`: only if that batch is still waiting.
+    private func answerPendingGets(batch: Int? = nil) {
+        guard !pendingGets.isEmpty, batch == nil || batch == pendingGets.batch else { return }
+        for waiter in pendingGets.takeAll() { waiter.sink.send(getReply(waiter.settings, id: waiter.id)) }
+        onFreshStateWanted?(false)
     }
 
     /// Subscribes `sink`, or changes its subscription. Returns the reply line.
@@ -106,6 +167,14 @@ public final class Publisher {
     public func unsubscribe(_ sink: any SubscriberSink) {
         guard subscribers.removeValue(forKey: ObjectIdentifier(sink)) != nil else { return }
         onSubscriberCountChange?(subscribers.count)
+    }
+
+    /// The sink's connection closed: its subscription and any `get` it waits for go.
+    public func disconnected(_ sink: any SubscriberSink) {
+        unsubscribe(sink)
+        guard !pendingGets.isEmpty else { return }
+        pendingGets.remove(sink)
+        if pendingGets.isEmpty { onFreshStateWanted?(false) }
     }
 
     public func isSubscribed(_ sink: any SubscriberSink) -> Bool { subscribers[ObjectIdentifier(sink)] != nil }
@@ -167,15 +236,30 @@ public final class Publisher {
     public func sensorOpened(_ description: SensorDescription) {
         sensorDescription = description
         sensor = .available
+        sensorReading = true
+        committedSinceOpened = false
         broadcast()
+    }
+
+    /// The sensor service closed the sensor (no clients left): the state is kept, but is no longer fresh.
+    public func sensorClosed() {
+        sensorReading = false
+    }
+
+    /// A replayed trace ran out: `get` answers at once from now on.
+    public func captureEnded() {
+        sourceEnded = true
+        answerPendingGets()
     }
 
     public func deviceChanged(_ device: DeviceOrientation, time: Double) {
         self.device = device
         self.time = time
+        committedSinceOpened = true
         systemView.update(device: device)
         for subscriber in subscribers.values { subscriber.update(device: device) }
         broadcast()
+        answerPendingGets()
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
@@ -183,9 +267,12 @@ public final class Publisher {
     public func sensorLost(_ state: SensorState) {
         sensor = state == .none && sensorDescription != nil ? .unavailable : state
         device = .unknown
+        sensorReading = false
         systemView.update(device: .unknown)
         for subscriber in subscribers.values { subscriber.update(device: .unknown) }
         broadcast()
+        // No sensor to wait for: say so now rather than at the time limit.
+        answerPendingGets()
     }
 
     // MARK: Configuration

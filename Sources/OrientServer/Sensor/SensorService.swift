@@ -15,6 +15,8 @@ public struct SensorService: Service {
         case subscribers(Int)
         /// Clients of the D-Bus facade that claim the accelerometer.
         case claims(Int)
+        /// A `get` waits for a fresh orientation (see ``Publisher/get(_:from:id:)``).
+        case freshStateWanted(Bool)
         case reconfigure(PipelineSettings)
         case sourceEnded
     }
@@ -50,19 +52,23 @@ public struct SensorService: Service {
         var settings = initialSettings
         var subscribers = 0
         var claims = 0
+        var freshStateWanted = false
         var capture: CaptureHandle?
         var ended = false
 
         func reconcile() async {
-            // A D-Bus claim counts as a subscriber (a replay that waits for N subscribers waits for sockets only).
-            let wanted = (subscribers >= settings.subscribersToRun || claims > 0) && !ended
+            // A D-Bus claim or a waiting `get` counts as a subscriber (a replay that waits for N subscribers
+            // waits for sockets only).
+            let wanted = (subscribers >= settings.subscribersToRun || claims > 0 || freshStateWanted) && !ended
             if wanted, capture == nil {
-                logger.info("opening the sensor (\(subscribers) subscriber(s), \(claims) D-Bus claim(s))")
+                let why = freshStateWanted && subscribers == 0 && claims == 0
+                    ? "for a get" : "\(subscribers) subscriber(s), \(claims) D-Bus claim(s)"
+                logger.info("opening the sensor (\(why))")
                 capture = startCapture(settings)
             } else if !wanted, let running = capture {
-                await running.stop()
+                await stop(running)
                 capture = nil
-                if !ended { logger.info("closed the sensor: no subscribers and no D-Bus claims") }
+                if !ended { logger.info("closed the sensor: no subscribers, no D-Bus claims, no get waiting") }
             }
         }
 
@@ -73,15 +79,19 @@ public struct SensorService: Service {
                 subscribers = count
             case .claims(let count):
                 claims = count
+            case .freshStateWanted(let wanted):
+                freshStateWanted = wanted
             case .reconfigure(let next):
                 guard next != settings else { continue }
                 settings = next
                 if let running = capture {
-                    await running.stop()
+                    await stop(running)
                     capture = nil
                 }
             case .sourceEnded:
                 ended = true
+                let publisher = self.publisher
+                eventLoop.execute { publisher.value.captureEnded() }
                 if exitAtEnd {
                     logger.info("the replay ended: stopping (--exit-at-end)")
                     return
@@ -91,6 +101,13 @@ public struct SensorService: Service {
             await reconcile()
         }
         await capture?.stop()
+    }
+
+    /// Stops a capture; once its thread has ended, the publisher learns that the state is no longer fresh.
+    private func stop(_ capture: CaptureHandle) async {
+        await capture.stop()
+        let publisher = self.publisher
+        eventLoop.execute { publisher.value.sensorClosed() }
     }
 
     private func startCapture(_ settings: PipelineSettings) -> CaptureHandle {

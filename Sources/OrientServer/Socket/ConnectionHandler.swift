@@ -57,7 +57,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        publisher.unsubscribe(self)
+        publisher.disconnected(self)
         connections.remove(context.channel)
         self.context = nil
         context.fireChannelInactive()
@@ -72,13 +72,14 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
         guard !closing else { return }
         let line = unwrapInboundIn(data)
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }  // Blank lines are no requests.
-        let reply: String
+        let reply: String?
         do {
             reply = answer(try RequestDecoder.decode(line))
         } catch {
             reply = Messages.errorReply(error)
         }
-        send(reply)
+        // A `get` waiting for the sensor is answered later, through `send`.
+        if let reply { send(reply) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -95,7 +96,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
 
     // MARK: Requests
 
-    private func answer(_ request: Request) -> String {
+    private func answer(_ request: Request) -> String? {
         if request.operation.isControl {
             guard let peer, authorizer().allows(peer) else {
                 let who = peer.map { "uid \($0.uid)" } ?? "an unidentified peer"
@@ -106,7 +107,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
             }
         }
         switch request.operation {
-        case .get: return Messages.stateReply(id: request.id, publisher.systemState)
+        case .get(let settings): return publisher.get(settings, from: self, id: request.id)
         case .subscribe(let settings): return publisher.subscribe(self, settings: settings, id: request.id)
         case .unsubscribe:
             publisher.unsubscribe(self)

@@ -1,0 +1,156 @@
+import OrientCore
+import OrientProtocol
+import OrientServer
+import Testing
+
+/// `get` on a daemon whose sensor is closed: it opens the sensor, waits for a committed orientation (bounded),
+/// answers, and lets the sensor close again.
+@Suite("One-shot get")
+struct OneShotGetTests {
+    /// A publisher whose time limits run when the test says, and which records what it asks of the sensor.
+    final class Harness {
+        let publisher = Publisher(settings: .init(), persistent: PersistentState(), version: "test")
+        var wanted: [Bool] = []
+        var timers: [() -> Void] = []
+        var limits: [Double] = []
+
+        init() {
+            publisher.onFreshStateWanted = { [unowned self] in wanted.append($0) }
+            publisher.schedule = { [unowned self] seconds, body in
+                limits.append(seconds)
+                timers.append(body)
+            }
+        }
+
+        func get(_ sink: RecordingSink, _ settings: SubscriptionSettings? = nil, id: Double) -> ServerMessage? {
+            publisher.get(settings, from: sink, id: .number(id)).map { try! ServerMessage.decode(Array($0.utf8.dropLast())) }
+        }
+
+        /// The sensor was read before, committed `device`, and was closed when its last subscriber left.
+        func readEarlier(_ device: DeviceOrientation) {
+            publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+            publisher.deviceChanged(device, time: 1)
+            publisher.sensorClosed()
+        }
+    }
+
+    @Test("With the sensor closed, get opens it and answers with the first orientation it commits, fresh")
+    func waitsForCommit() {
+        let h = Harness()
+        h.readEarlier(.portrait)
+        let sink = RecordingSink()
+        #expect(h.get(sink, id: 1) == nil, "no answer until the sensor has spoken")
+        #expect(h.wanted == [true])
+        #expect(h.limits == [1])
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        #expect(sink.lines.isEmpty, "opened is not yet committed")
+        h.publisher.deviceChanged(.landscapeLeft, time: 5)
+        #expect(sink.messages.map(\.device) == ["landscape-left"])
+        #expect(sink.messages.first?.fresh == true)
+        #expect(sink.messages.first?.id == .number(1))
+        #expect(h.wanted == [true, false], "the sensor may close again")
+        h.timers.forEach { $0() }
+        #expect(sink.lines.count == 1, "the time limit of an answered get does nothing")
+    }
+
+    @Test("No commit within the time limit: the last state, marked not fresh")
+    func timeLimit() {
+        let h = Harness()
+        h.readEarlier(.portraitUpsideDown)
+        let sink = RecordingSink()
+        #expect(h.get(sink, id: 1) == nil)
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.timers.forEach { $0() }
+        #expect(sink.messages.map(\.device) == ["portrait-upside-down"])
+        #expect(sink.messages.first?.fresh == false)
+        #expect(h.wanted == [true, false])
+    }
+
+    @Test("While the sensor reads and has committed, get answers at once, fresh; after it closes, it waits again")
+    func freshAnswersAtOnce() {
+        let h = Harness()
+        let subscriber = RecordingSink()
+        _ = h.publisher.subscribe(subscriber, settings: SubscriptionSettings(), id: nil)
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.deviceChanged(.landscapeRight, time: 2)
+        let now = h.get(RecordingSink(), id: 1)
+        #expect(now?.device == "landscape-right")
+        #expect(now?.fresh == true)
+        #expect(h.wanted.isEmpty)
+        h.publisher.unsubscribe(subscriber)
+        h.publisher.sensorClosed()
+        #expect(h.get(RecordingSink(), id: 2) == nil)
+    }
+
+    @Test("Gets that come while one waits join it; a timer from an answered batch does not cut the next one short")
+    func batches() {
+        let h = Harness()
+        h.readEarlier(.portrait)
+        let a = RecordingSink(), b = RecordingSink(), c = RecordingSink()
+        #expect(h.get(a, id: 1) == nil)
+        #expect(h.get(b, id: 2) == nil)
+        #expect(h.wanted == [true], "one request to open the sensor per batch")
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.deviceChanged(.landscapeLeft, time: 3)
+        #expect(a.messages.map(\.id) == [.number(1)])
+        #expect(b.messages.map(\.id) == [.number(2)])
+        h.publisher.sensorClosed()
+        #expect(h.get(c, id: 3) == nil)
+        h.timers[0]()
+        #expect(c.lines.isEmpty, "the first batch's timer")
+        h.timers[1]()
+        #expect(c.messages.map(\.fresh) == [false])
+    }
+
+    @Test("A sensor that turns out to be missing answers at once, not at the time limit")
+    func noSensor() {
+        let h = Harness()
+        let sink = RecordingSink()
+        #expect(h.get(sink, id: 1) == nil)
+        h.publisher.sensorLost(.none)
+        #expect(sink.messages.map(\.sensor) == ["none"])
+        #expect(sink.messages.first?.fresh == false)
+        #expect(h.wanted == [true, false])
+    }
+
+    @Test("A client that leaves while waiting is forgotten, and the sensor is not kept open for it")
+    func disconnect() {
+        let h = Harness()
+        let sink = RecordingSink()
+        #expect(h.get(sink, id: 1) == nil)
+        h.publisher.disconnected(sink)
+        #expect(h.wanted == [true, false])
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.deviceChanged(.portrait, time: 1)
+        #expect(sink.lines.isEmpty)
+    }
+
+    @Test("A replay that ended answers at once, not fresh")
+    func replayEnded() {
+        let h = Harness()
+        h.readEarlier(.landscapeLeft)
+        h.publisher.captureEnded()
+        let reply = h.get(RecordingSink(), id: 1)
+        #expect(reply?.device == "landscape-left")
+        #expect(reply?.fresh == false)
+    }
+
+    @Test("get with client settings answers as a client with them would see it now")
+    func clientView() {
+        let h = Harness()
+        let subscriber = RecordingSink()
+        _ = h.publisher.subscribe(subscriber, settings: SubscriptionSettings(), id: nil)
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.deviceChanged(.faceUp, time: 1)
+        let flat = h.get(RecordingSink(), SubscriptionSettings(mask: .landscape, preferred: .landscapeLeft), id: 1)
+        #expect(flat?.interface == "landscape-left", "lying flat: the preferred one")
+        #expect(flat?.mask == "landscape")
+        #expect(h.publisher.systemState.interface == .portrait, "the system's view is not changed by it")
+        h.publisher.deviceChanged(.landscapeLeft, time: 2)
+        #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .portrait), id: 2)?.interface == "portrait")
+        let held = h.get(RecordingSink(), SubscriptionSettings(autorotate: false), id: 3)
+        #expect(held?.interface == "landscape-right", "autorotate off keeps what the system shows")
+        _ = h.publisher.setMask(.portrait, id: nil)
+        #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .landscape), id: 4)?.error?.code == "empty-mask")
+    }
+}
