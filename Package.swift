@@ -132,7 +132,9 @@ let package = Package(
         ),
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace"]),
         .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
-        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol"]),
+        .testTarget(
+            name: "OrientProtocolTests",
+            dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
         .testTarget(name: "OrientServerTests", dependencies: ["OrientServer", "OrientScenarios", "OrientTrace"]),
         .testTarget(

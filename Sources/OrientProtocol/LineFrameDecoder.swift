@@ -9,20 +9,21 @@ public struct LineFrameDecoder: ByteToMessageDecoder {
     public struct LineTooLong: Error {}
 
     public let maximumLength: Int
+    private var scanner = LineScanner()
 
     public init(maximumLength: Int) {
         self.maximumLength = maximumLength
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+        guard let length = scanner.lineLength(in: buffer.readableBytesView) else {
             if buffer.readableBytes > maximumLength { throw LineTooLong() }
             return .needMoreData
         }
-        let length = newline - buffer.readerIndex
         if length > maximumLength { throw LineTooLong() }
         var line = buffer.readBytes(length: length)!
         buffer.moveReaderIndex(forwardBy: 1)
+        scanner.lineTaken()
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         context.fireChannelRead(wrapInboundOut(line))
         return .continue
