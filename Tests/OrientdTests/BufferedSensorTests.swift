@@ -68,8 +68,35 @@ struct BufferedSensorTests {
         try testbed.stream(Self.path, scanHex: scan, count: 200, rate: 50)
         let state = try daemon.poll { $0.device == "landscape-left" }
         #expect(state?.device == "landscape-left", "\(daemon.log)")
-        // Times come from the timestamp channel: the scans were stamped from 1.0 s on.
-        #expect((state?.t ?? 0) >= 1.0 && (state?.t ?? 0) < 10)
+        // The device names no clock: the stamps (from 1.0 s on) are anchored on the monotonic clock when read.
+        let t = try #require(state?.t)
+        #expect(abs(t - monotonicNow()) < 10, "t \(t) on the monotonic clock, not the stamps' own")
+    }
+
+    @Test("Wall-clock stamps, then a stall and polling: published times stay on one clock and never go back")
+    func oneTimeBaseAcrossFallBack() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(
+            Self.device(format: "le:s16/16>>0", timestamp: true, scale: "0.0383072", raw: (0, -256, 0))
+                + "A: current_timestamp_clock=realtime\\n\n")
+        let daemon = try run(testbed)
+        let subscriber = try LineClient(path: daemon.socket)
+        _ = subscriber.request(#""op":"subscribe""#)
+        // Two seconds of landscape-left scans stamped by the wall clock; then nothing, and the raw attributes
+        // (portrait) are polled.
+        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]) + "0000" + "{t}", count: 100, rate: 50, clock: "realtime")
+        var events: [ServerMessage] = []
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, events.last?.device != "portrait" {
+            if let message = subscriber.readMessage(timeout: 1), message.event != nil { events.append(message) }
+        }
+        let landscape = try #require(events.first { $0.device == "landscape-left" }?.t, "\(daemon.log)")
+        let portrait = try #require(events.last { $0.device == "portrait" }?.t, "\(daemon.log)")
+        #expect(abs(landscape - monotonicNow()) < 15, "buffered: the monotonic clock, not the wall clock's \(landscape)")
+        #expect(portrait > landscape, "polled after buffered: time went on")
+        let times = events.compactMap(\.t)
+        #expect(times == times.sorted())
+        #expect(daemon.log.contains("delivered nothing"))
     }
 
     @Test("A device without a current trigger gets its own (<name>-dev<N>), and its scans flow")

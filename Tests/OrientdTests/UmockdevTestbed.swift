@@ -57,9 +57,12 @@ final class UmockdevTestbed {
     }
 
     /// Writes `count` scans to the device node (a /dev path) at `rate` per second, in the background. `{t}` in the hex scan
-    /// becomes a nanosecond timestamp advancing by 1/rate.
-    func stream(_ path: String, scanHex: String, count: Int, rate: Double) throws {
-        _ = try send(["stream": path, "scan": scanHex, "count": count, "rate": rate])
+    /// becomes a nanosecond timestamp advancing by 1/rate from 1 s, or with `clock` (e.g. "realtime") that clock's
+    /// time at each write, as the kernel stamps scans.
+    func stream(_ path: String, scanHex: String, count: Int, rate: Double, clock: String? = nil) throws {
+        var command: [String: Any] = ["stream": path, "scan": scanHex, "count": count, "rate": rate]
+        if let clock { command["clock"] = clock }
+        _ = try send(command)
     }
 
     func remove(_ path: String) throws {
@@ -97,4 +100,11 @@ final class UmockdevTestbed {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
+}
+
+/// The monotonic clock now, in seconds: the time base of the daemon's published `t` for live sensors.
+func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
 }

@@ -16,6 +16,8 @@ final class IIODevice {
     let offset: Vector3
     /// What the device reports after asking for the configured rate, when it has the attribute.
     private(set) var rate: Double?
+    /// The clock of buffered timestamps, from `current_timestamp_clock`; `nil` when the device does not say.
+    let timestampClock: TimestampClock?
 
     let context: OpaquePointer
     let device: OpaquePointer
@@ -46,6 +48,12 @@ final class IIODevice {
         let scales = [x, y, z].map { double($0, "scale") }
         scale = scales.allSatisfy { $0 != nil && $0! > 0 } ? Vector3(scales[0]!, scales[1]!, scales[2]!) : nil
         offset = Vector3(double(x, "offset") ?? 0, double(y, "offset") ?? 0, double(z, "offset") ?? 0)
+        var clockName = [UInt8](repeating: 0, count: 32)
+        let length = clockName.withUnsafeMutableBytes { bytes in
+            iio_device_attr_read(device, "current_timestamp_clock", bytes.baseAddress, bytes.count)
+        }
+        timestampClock = length > 0
+            ? TimestampClock(attribute: String(decoding: clockName.prefix { $0 != 0 }, as: UTF8.self)) : nil
         // Ask for the rate; keep whatever the device does (many accept only a fixed list, or none).
         if iio_device_find_attr(device, "sampling_frequency") != nil {
             _ = iio_device_attr_write_double(device, "sampling_frequency", requestedRate)

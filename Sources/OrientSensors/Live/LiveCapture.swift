@@ -35,6 +35,7 @@ final class LiveCapture {
     private var reader: Reader?
     private var candidate: AccelerometerCandidate?
     private var calibrator = GravityCalibrator()
+    private var timeBase = SampleTimeBase(clock: nil)
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
     private var failures = 0
@@ -169,6 +170,7 @@ final class LiveCapture {
                 reader = opened
                 candidate = chosen
                 calibrator = GravityCalibrator()
+                timeBase = SampleTimeBase(clock: device.timestampClock)
                 lastReason = nil
                 failures = 0
                 if device.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
@@ -190,7 +192,8 @@ final class LiveCapture {
     @discardableResult
     private func emit(_ reading: UnscaledReading, scale: Vector3?) -> AccelSample? {
         let unscaled = reading.value
-        let time = reading.timestamp ?? monotonicSeconds()
+        let now = monotonicSeconds()
+        let time = reading.timestamp.map { timeBase.monotonic(stamp: $0, now: now, clockNow: timeBase.clock?.now) } ?? now
         let value: Vector3
         if let scale {
             value = Vector3(unscaled.x * scale.x, unscaled.y * scale.y, unscaled.z * scale.z)

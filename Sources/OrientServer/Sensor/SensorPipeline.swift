@@ -15,6 +15,8 @@ final class SensorPipeline: @unchecked Sendable {
     private let sourceEnded: @Sendable () -> Void
     private let logger: Logger
     private var engine: OrientationEngine?
+    /// The first refused sample of a capture is a warning (a driver or clock fault); the rest would flood the log.
+    private var refusalReported = false
 
     init(
         settings: PipelineSettings, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, logger: Logger,
@@ -47,6 +49,9 @@ final class SensorPipeline: @unchecked Sendable {
                 if let change = try engine?.feed(sample) {
                     eventLoop.execute { publisher.value.deviceChanged(change.device, time: change.time) }
                 }
+            } catch where !refusalReported {
+                refusalReported = true
+                logger.warning("sample refused: \(error) (further refusals are logged at debug level)")
             } catch {
                 logger.debug("sample refused: \(error)")
             }

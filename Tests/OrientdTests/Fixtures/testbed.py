@@ -9,7 +9,8 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
   {"stream": DEVNODE, "scan": HEX, "count": N, "rate": HZ}   writes N copies of the scan to /dev/... at
                        HZ from a thread; "{t}" in HEX is replaced by a little-endian 64-bit nanosecond timestamp
-                       that advances by 1/HZ per scan                       -> {"ok": true}
+                       that advances by 1/HZ per scan from 1 s, or with "clock": NAME (e.g. "realtime") by
+                       that clock's time at the write                          -> {"ok": true}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
@@ -47,9 +48,12 @@ for line in sys.stdin:
     elif "stream" in command:
         fd = testbed.get_dev_fd(command["stream"])
 
-        def stream(fd=fd, scan=command["scan"], count=command["count"], rate=command["rate"]):
+        def stream(fd=fd, scan=command["scan"], count=command["count"], rate=command["rate"],
+                   clock=command.get("clock")):
             for index in range(count):
-                stamp = struct.pack("<q", 1_000_000_000 + index * int(1e9 / rate)).hex()
+                nanoseconds = (time.clock_gettime_ns(getattr(time, "CLOCK_" + clock.upper())) if clock
+                               else 1_000_000_000 + index * int(1e9 / rate))
+                stamp = struct.pack("<q", nanoseconds).hex()
                 os.write(fd, bytes.fromhex(scan.replace("{t}", stamp)))
                 time.sleep(1 / rate)
 
