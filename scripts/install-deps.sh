@@ -9,8 +9,9 @@ set -euo pipefail
 # libsystemd: sd-bus for the net.hadess.SensorProxy facade. dbus-daemon: the private bus its tests run on.
 # iio-sensor-proxy: only for its client monitor-sensor in the facade's tests; its daemon is never run.
 # locales: the facade's tests check that fr_FR.UTF-8 changes nothing.
+# strace: the state file's tests see its fsyncs, and slow them down, through it.
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
-    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales)
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace)
 
 missing=()
 for package in "${packages[@]}"; do

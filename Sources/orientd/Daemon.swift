@@ -27,6 +27,9 @@ enum Daemon {
         // One event loop thread serves every connection and owns the publisher.
         let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = threads.next()
+        // One thread for what may block on the disk (the state file's fsyncs, /etc/group), so the loop never does.
+        let blocking = NIOThreadPool(numberOfThreads: 1)
+        blocking.start()
 
         let store = StateStore(directory: configuration.stateDirectory)
         let persistent = loadState(store, logger: logger)
@@ -52,10 +55,20 @@ enum Daemon {
             publisher.value.schedule = { seconds, body in
                 loop.assumeIsolated().scheduleTask(in: timeAmount(seconds), body)
             }
-            publisher.value.persist = { try store.save($0) }
+        }.get()
+        let controls = try await loop.submit {
+            NIOLoopBound(
+                ControlQueue(publisher: publisher.value, save: { try store.save($0) }) { work, done in
+                    blocking.runIfActive(eventLoop: loop, work).assumeIsolated().whenComplete { result in
+                        if case .failure(let error) = result { done(error) } else { done(nil) }
+                    }
+                },
+                eventLoop: loop)
         }.get()
 
-        let server = SocketServer(eventLoop: loop, publisher: publisher, policy: policy, listener: listener, logger: logger) {
+        let server = SocketServer(
+            eventLoop: loop, publisher: publisher, controls: controls, policy: policy, listener: listener, logger: logger
+        ) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
         // The max-clients in force, so that a reload refits the open-file limit only when it changes.
@@ -114,10 +127,12 @@ enum Daemon {
             try await ServiceGroup(configuration: groupConfiguration).run()
         } catch {
             notifier.notify("STOPPING=1")
+            try? await blocking.shutdownGracefully()
             try? await threads.shutdownGracefully()
             throw error
         }
         notifier.notify("STOPPING=1")
+        try await blocking.shutdownGracefully()
         try await threads.shutdownGracefully()
         logger.info("stopped")
     }

@@ -150,7 +150,7 @@ struct OneShotGetTests {
         #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .portrait), id: 2)?.interface == "portrait")
         let held = h.get(RecordingSink(), SubscriptionSettings(autorotate: false), id: 3)
         #expect(held?.interface == "landscape-right", "autorotate off keeps what the system shows")
-        _ = h.publisher.setMask(.portrait, id: nil)
+        _ = h.publisher.control(.mask(.portrait))
         #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .landscape), id: 4)?.error?.code == "empty-mask")
     }
 }

@@ -16,6 +16,16 @@ final class RecordingSink: SubscriberSink {
     var events: [ServerMessage] { messages.filter { $0.event != nil } }
 }
 
+extension Publisher {
+    /// A control change proposed and applied at once, as the control queue does once the state is saved.
+    func control(_ change: ControlChange, id: RequestID? = nil) -> String {
+        switch proposedState(change, id: id) {
+        case .success(let state): apply(state, id: id)
+        case .failure(let refusal): Messages.errorReply(refusal)
+        }
+    }
+}
+
 @Suite("Publisher")
 struct PublisherTests {
     private func publisher(mask: InterfaceOrientationMask = .all, state: PersistentState = PersistentState()) -> Publisher {
@@ -105,21 +115,18 @@ struct PublisherTests {
         #expect(free.events.last?.interface == "landscape-right")
     }
 
-    @Test("The system lock holds every interface; unlocking catches up; the change is persisted")
+    @Test("The system lock holds every interface; unlocking catches up")
     func systemLock() {
         let p = publisher()
-        var saved: [PersistentState] = []
-        p.persist = { saved.append($0) }
         let sink = RecordingSink()
         _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
         p.deviceChanged(.portrait, time: 1)
-        #expect(reply(p.setLocked(true, id: nil)).locked == true)
+        #expect(reply(p.control(.locked(true))).locked == true)
         p.deviceChanged(.landscapeLeft, time: 2)
         #expect(sink.events.last?.interface == "portrait")
         #expect(sink.events.last?.locked == true)
-        _ = p.setLocked(false, id: nil)
+        _ = p.control(.locked(false))
         #expect(sink.events.last?.interface == "landscape-right")
-        #expect(saved == [PersistentState(locked: true), PersistentState(locked: false)])
     }
 
     @Test("A mask that would strand a subscriber is refused and nothing changes")
@@ -127,20 +134,12 @@ struct PublisherTests {
         let p = publisher()
         let sink = RecordingSink()
         _ = p.subscribe(sink, settings: SubscriptionSettings(mask: .portrait), id: nil)
-        let refused = reply(p.setMask(.landscape, id: .number(1)))
+        let refused = reply(p.control(.mask(.landscape), id: .number(1)))
         #expect(refused.error?.code == "empty-mask")
+        #expect(refused.id == .number(1))
         #expect(p.systemMask == .all)
-        #expect(reply(p.setMask([.portrait, .landscapeLeft], id: nil)).mask == "portrait|landscape-left")
-        #expect(reply(p.setMask(nil, id: nil)).mask == "all", "default restores the configured mask")
-    }
-
-    @Test("A state that cannot be saved is an error to the client, and nothing changes")
-    func persistFailure() {
-        struct DiskFull: Error {}
-        let p = publisher()
-        p.persist = { _ in throw DiskFull() }
-        #expect(reply(p.setLocked(true, id: nil)).error?.code == "internal-error")
-        #expect(p.locked == false)
+        #expect(reply(p.control(.mask([.portrait, .landscapeLeft]))).mask == "portrait|landscape-left")
+        #expect(reply(p.control(.mask(nil))).mask == "all", "default restores the configured mask")
     }
 
     @Test("A subscriber's empty effective mask is refused")

@@ -87,7 +87,7 @@ final class DaemonHarness {
     /// Sends a signal; for SIGTERM waits for the exit and returns the status.
     @discardableResult
     func signal(_ number: Int32) -> Int32? {
-        kill(process.processIdentifier, number)
+        kill(daemonPID, number)
         guard number == SIGTERM || number == SIGINT || number == SIGKILL else { return nil }
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { usleep(10_000) }
@@ -116,8 +116,17 @@ final class DaemonHarness {
         return last
     }
 
+    /// The daemon's own pid: a wrapper that stays as its parent (strace, which ignores SIGTERM while it
+    /// traces) has it as its only child; one that execs it (prlimit) has the same pid.
+    var daemonPID: pid_t {
+        let own = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(own)/task/\(own)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { pid_t($0) } ?? own
+    }
+
     deinit {
         if process.isRunning {
+            kill(daemonPID, SIGKILL)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

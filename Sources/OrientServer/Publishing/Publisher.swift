@@ -57,8 +57,6 @@ public final class Publisher {
     public var schedule: ((Double, @escaping () -> Void) -> Void)?
     /// Called with the system state after anything that may have changed it (the D-Bus facade follows it).
     public var onSystemStateChange: ((OrientationState) -> Void)?
-    /// Called with the new persistent state when a client changes it; a thrown error is reported to that client.
-    public var persist: ((PersistentState) throws -> Void)?
 
     public init(settings: Settings, persistent: PersistentState, version: String) {
         self.settings = settings
@@ -184,31 +182,36 @@ public final class Publisher {
         subscribers[ObjectIdentifier(sink)]?.writable(encoded: Messages.orientationEvent)
     }
 
-    public func setLocked(_ locked: Bool, id: RequestID?) -> String {
+    /// The persistent state a control request would leave: the lock, or the system mask (`nil`: back to the
+    /// configured one). A mask that would leave any subscriber with no allowed orientation is refused.
+    /// Nothing changes until ``apply(_:id:)``, once the state is saved.
+    public func proposedState(_ change: ControlChange, id: RequestID?) -> Result<PersistentState, ProtocolError> {
         var next = persistent
-        next.locked = locked
-        if let failure = save(next, id: id) { return failure }
-        persistent = next
-        systemView.setSystemLocked(locked)
-        for subscriber in subscribers.values { subscriber.setSystemLocked(locked) }
-        broadcast()
-        return Messages.stateReply(id: id, systemState)
+        switch change {
+        case .locked(let locked):
+            next.locked = locked
+        case .mask(let mask):
+            let effective = mask ?? settings.configuredMask
+            let stranded = subscribers.values.filter { effective.intersection($0.settings.mask).isEmpty }.count
+            if stranded > 0 {
+                return .failure(ProtocolError(
+                    .emptyMask, "the mask \(effective) would leave \(stranded) subscriber(s) with no allowed orientation",
+                    id: id))
+            }
+            next.mask = mask
+        }
+        return .success(next)
     }
 
-    /// Sets the system mask (`nil`: back to the configured one). Refused, with nothing changed, when it would
-    /// leave any subscriber with no allowed orientation.
-    public func setMask(_ mask: InterfaceOrientationMask?, id: RequestID?) -> String {
-        let effective = mask ?? settings.configuredMask
-        let stranded = subscribers.values.filter { effective.intersection($0.settings.mask).isEmpty }.count
-        if stranded > 0 {
-            return Messages.errorReply(ProtocolError(
-                .emptyMask, "the mask \(effective) would leave \(stranded) subscriber(s) with no allowed orientation",
-                id: id))
+    /// Puts a saved persistent state in force. Returns the reply to the request that made it.
+    public func apply(_ state: PersistentState, id: RequestID?) -> String {
+        let lockChanged = state.locked != persistent.locked
+        persistent = state
+        if lockChanged {
+            systemView.setSystemLocked(state.locked)
+            for subscriber in subscribers.values { subscriber.setSystemLocked(state.locked) }
         }
-        var next = persistent
-        next.mask = mask
-        if let failure = save(next, id: id) { return failure }
-        persistent = next
+        // A subscriber that came while the state was being written and would be stranded keeps the old mask.
         applySystemMask()
         return Messages.stateReply(id: id, systemState)
     }
@@ -306,15 +309,6 @@ public final class Publisher {
         _ = try? systemView.setSystemMask(mask)
         for subscriber in subscribers.values { try? subscriber.setSystemMask(mask) }
         broadcast()
-    }
-
-    private func save(_ state: PersistentState, id: RequestID?) -> String? {
-        do {
-            try persist?(state)
-            return nil
-        } catch {
-            return Messages.errorReply(ProtocolError(.internalError, "cannot save the state: \(error)", id: id))
-        }
     }
 
     /// Offers every subscriber its current state; each event line is encoded once per distinct state.

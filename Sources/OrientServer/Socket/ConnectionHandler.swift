@@ -15,6 +15,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     typealias OutboundOut = ByteBuffer
 
     private let publisher: Publisher
+    private let controls: ControlQueue
     private let authorizer: () -> ControlAuthorizer
     private let maximumClients: () -> Int
     private let connections: ConnectionRegistry
@@ -24,10 +25,11 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     private var closing = false
 
     init(
-        publisher: Publisher, authorizer: @escaping () -> ControlAuthorizer, maximumClients: @escaping () -> Int,
-        connections: ConnectionRegistry, logger: Logger
+        publisher: Publisher, controls: ControlQueue, authorizer: @escaping () -> ControlAuthorizer,
+        maximumClients: @escaping () -> Int, connections: ConnectionRegistry, logger: Logger
     ) {
         self.publisher = publisher
+        self.controls = controls
         self.authorizer = authorizer
         self.maximumClients = maximumClients
         self.connections = connections
@@ -97,26 +99,31 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     // MARK: Requests
 
     private func answer(_ request: Request) -> String? {
-        if request.operation.isControl {
-            guard let peer, authorizer().allows(peer) else {
-                let who = peer.map { "uid \($0.uid)" } ?? "an unidentified peer"
-                logger.notice("denied \(request.operation) to \(who)")
-                return Messages.errorReply(ProtocolError(
-                    .permissionDenied, "only root or members of the control group may lock, unlock or set the mask",
-                    id: request.id))
-            }
-        }
         switch request.operation {
         case .get(let settings): return publisher.get(settings, from: self, id: request.id)
         case .subscribe(let settings): return publisher.subscribe(self, settings: settings, id: request.id)
         case .unsubscribe:
             publisher.unsubscribe(self)
             return Messages.okReply(id: request.id)
-        case .lock: return publisher.setLocked(true, id: request.id)
-        case .unlock: return publisher.setLocked(false, id: request.id)
-        case .setMask(let mask): return publisher.setMask(mask, id: request.id)
+        case .lock: return control(.locked(true), request)
+        case .unlock: return control(.locked(false), request)
+        case .setMask(let mask): return control(.mask(mask), request)
         case .status: return publisher.status(id: request.id)
         }
+    }
+
+    /// Queues a control request; its reply comes through `send` once it is checked and saved.
+    private func control(_ change: ControlChange, _ request: Request) -> String? {
+        let authorizer = self.authorizer()
+        let peer = self.peer
+        let logger = self.logger
+        let operation = request.operation
+        controls.submit(.init(change: change, id: request.id, sink: self) {
+            if let peer, authorizer.allows(peer) { return true }
+            logger.notice("denied \(operation) to \(peer.map { "uid \($0.uid)" } ?? "an unidentified peer")")
+            return false
+        })
+        return nil
     }
 
     private func fail(_ error: ProtocolError, context: ChannelHandlerContext) {

@@ -23,17 +23,20 @@ public struct SocketServer: Service {
 
     private let eventLoop: EventLoop
     private let publisher: NIOLoopBound<Publisher>
+    private let controls: NIOLoopBound<ControlQueue>
     private let policy: NIOLoopBound<ConnectionPolicy>
     private let listener: Listener
     private let logger: Logger
     private let onListening: @Sendable () -> Void
 
     public init(
-        eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, policy: NIOLoopBound<ConnectionPolicy>,
-        listener: Listener, logger: Logger, onListening: @escaping @Sendable () -> Void
+        eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, controls: NIOLoopBound<ControlQueue>,
+        policy: NIOLoopBound<ConnectionPolicy>, listener: Listener, logger: Logger,
+        onListening: @escaping @Sendable () -> Void
     ) {
         self.eventLoop = eventLoop
         self.publisher = publisher
+        self.controls = controls
         self.policy = policy
         self.listener = listener
         self.logger = logger
@@ -61,6 +64,7 @@ public struct SocketServer: Service {
 
     private func bind(registry: NIOLoopBound<ConnectionRegistry>) async throws -> Channel {
         let publisher = self.publisher
+        let controls = self.controls
         let policy = self.policy
         let logger = self.logger
         let bootstrap = ServerBootstrap(group: eventLoop, childGroup: eventLoop)
@@ -73,7 +77,7 @@ public struct SocketServer: Service {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = ConnectionHandler(
-                        publisher: publisher.value, authorizer: { policy.value.authorizer },
+                        publisher: publisher.value, controls: controls.value, authorizer: { policy.value.authorizer },
                         maximumClients: { policy.value.maximumClients }, connections: registry.value, logger: logger)
                     try channel.pipeline.syncOperations.addHandler(
                         RequestLineTimer(timeout: { policy.value.requestTimeout }))

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// What saving the state file does at the system-call level, seen and slowed down through strace.
+@Suite("State file: system calls", .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+struct StateFileSyscallTests {
+    @Test("A lock is made durable: the temporary file is fsync'd, renamed over state.json, then the directory fsync'd")
+    func durableWrite() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let trace = folder + "/strace.log"
+        let daemon = try DaemonHarness(
+            ["--replay", try DaemonEndToEndTests.trace().path], folder: folder,
+            wrapper: ["/usr/bin/strace", "-f", "-qq", "-o", trace, "-e", "trace=openat,fsync,rename"])
+        try daemon.waitUntilListening()
+        #expect(try LineClient(path: daemon.socket).request(#""op":"lock""#)?.locked == true)
+        daemon.signal(SIGTERM)
+        daemon.process.waitUntilExit()
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        // The descriptor each path was opened as, so that fsync(N) can be told apart.
+        func descriptor(openedFrom suffix: String) -> String? {
+            calls.last { $0.contains("openat(") && $0.contains(suffix + "\"") }?.split(separator: "=").last
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let temporary = try #require(descriptor(openedFrom: ".tmp"), "\(calls.joined(separator: "\n"))")
+        let directory = try #require(descriptor(openedFrom: "/state"))
+        let fileSync = calls.firstIndex { $0.contains("fsync(\(temporary))") }
+        let rename = calls.firstIndex { $0.contains("rename(") && $0.contains("state.json\"") }
+        let directorySync = calls.lastIndex { $0.contains("fsync(\(directory))") }
+        #expect(fileSync != nil && rename != nil && directorySync != nil, "\(calls.joined(separator: "\n"))")
+        if let fileSync, let rename, let directorySync {
+            #expect(fileSync < rename && rename < directorySync, "fsync, rename, fsync of the directory: in that order")
+        }
+    }
+
+    @Test("A state file on a slow disk (fsync taking 3 s) holds back only the lock, not the other clients")
+    func slowDiskDoesNotStallTheLoop() throws {
+        let daemon = try DaemonHarness(
+            ["--replay", try DaemonEndToEndTests.trace().path],
+            wrapper: ["/usr/bin/strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:delay_enter=3000000"])
+        try daemon.waitUntilListening()
+        let controller = try LineClient(path: daemon.socket)
+        let bystander = try LineClient(path: daemon.socket)
+        let locking = Date()
+        controller.send(#"{"op":"lock","id":1}"# + "\n")
+        usleep(200_000)  // the lock is being written
+        let asked = Date()
+        #expect(bystander.request(#""op":"status""#)?.ok == true)
+        #expect(Date().timeIntervalSince(asked) < 1.5, "status waited for another client's fsync")
+        let reply = controller.readMessage(timeout: 15)
+        #expect(reply?.locked == true)
+        #expect(Date().timeIntervalSince(locking) >= 2.5, "the lock is answered once it is on disk")
+    }
+}
