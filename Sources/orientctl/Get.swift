@@ -6,14 +6,14 @@ extension Orientctl {
         static let configuration = CommandConfiguration(abstract: "Print the current orientation.")
 
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print the daemon's JSON reply.") var json = false
+        @Flag(help: "Print the daemon's state as one line of JSON.") var json = false
 
         func run() async throws {
             try await reportingErrors {
-                let reply = try await DaemonClient.withConnection(path: connection.path) { client in
-                    try await client.request("\"op\":\"get\"")
+                let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+                    try await client.requestRaw("\"op\":\"get\"")
                 }
-                printLine(json ? StateText.json(reply) : StateText.human(reply))
+                printLine(json ? StateText.json(reply: text) : StateText.human(reply))
             }
         }
     }
