@@ -13,16 +13,15 @@ extension Orientctl {
         )
 
         @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var settings: SubscriptionOptions
         @Flag(help: "Print the daemon's states as JSON lines.") var json = false
-        @Option(help: "This client's mask (intersected with the system mask).") var mask: String?
-        @Option(help: "This client's preferred orientation.") var preferred: String?
         @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
 
         func run() async throws {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
                     let (text, reply) = try await client.requestRaw(
-                        subscribeFields(mask: mask, preferred: preferred, changes: interfaceOnly ? "interface" : nil))
+                        settings.subscribeFields(changes: interfaceOnly ? "interface" : nil))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }
