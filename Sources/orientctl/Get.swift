@@ -6,11 +6,10 @@ extension Orientctl {
         static let configuration = CommandConfiguration(
             abstract: "Print the current orientation.",
             discussion: """
-                Without --mask, --preferred or --no-autorotate, this asks the daemon for the state under the \
-                system mask (the protocol's get). The protocol's get has no settings of its own, so with any of \
-                them orientctl subscribes with those settings, prints the state in the daemon's reply (the \
-                interface orientation resolved for this client, as monitor's first line shows it), and closes \
-                the connection.
+                Without --mask, --preferred or --no-autorotate the interface orientation is the one under the \
+                system mask; with them, the one this client would see under its own settings. When the daemon \
+                samples on demand and nobody subscribes, it opens the sensor for this request and answers with \
+                what it reads (within about a second); --json shows "fresh": false when it could not.
 
                 --json prints the daemon's reply as one JSON object on one line, without the request's ok and \
                 id, every other field as the daemon sent it.
@@ -25,7 +24,7 @@ extension Orientctl {
             try await reportingErrors {
                 // A reply may take a while: no read timeout is set, so a daemon that needs time to read
                 // the sensor before answering is waited for.
-                let request = settings.isEmpty ? "\"op\":\"get\"" : settings.subscribeFields()
+                let request = settings.requestFields(op: "get")
                 let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
                     try await client.requestRaw(request)
                 }

@@ -21,7 +21,7 @@ extension Orientctl {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
                     let (text, reply) = try await client.requestRaw(
-                        settings.subscribeFields(changes: interfaceOnly ? "interface" : nil))
+                        settings.requestFields(op: "subscribe", changes: interfaceOnly ? "interface" : nil))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }

@@ -28,10 +28,7 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(help: "Hold this client's interface orientation where it is (the client's own rotation lock).")
     var noAutorotate = false
 
-    /// Whether any setting was given: `get` asks plainly when none was.
-    var isEmpty: Bool { mask == nil && preferred == nil && !noAutorotate }
-
-    func validate() throws {
+        func validate() throws {
         if let mask {
             do {
                 _ = try InterfaceOrientationMask(parsing: mask)
@@ -45,10 +42,10 @@ struct SubscriptionOptions: ParsableArguments {
         }
     }
 
-    /// The JSON fields of a subscribe request with these settings. Settings not given are left out, so the
-    /// daemon's defaults apply.
-    func subscribeFields(changes: String? = nil) -> String {
-        var fields = "\"op\":\"subscribe\""
+    /// The JSON fields of a `get` or `subscribe` request with these settings. Settings not given are left
+    /// out, so the daemon's defaults apply.
+    func requestFields(op: String, changes: String? = nil) -> String {
+        var fields = "\"op\":" + JSONLineWriter.quoted(op)
         if let mask { fields += ",\"mask\":" + JSONLineWriter.quoted(mask) }
         if let preferred { fields += ",\"preferred\":" + JSONLineWriter.quoted(preferred) }
         if noAutorotate { fields += ",\"autorotate\":false" }

@@ -21,7 +21,7 @@ extension Orientctl {
         func run() async throws {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
-                    let reply = try await client.request(settings.subscribeFields(changes: "interface"))
+                    let reply = try await client.request(settings.requestFields(op: "subscribe", changes: "interface"))
                     var previous = "unknown"
                     if let interface = reply.interface, interface != "unknown" {
                         try runHook(device: reply.device ?? "unknown", interface: interface, previous: previous)
