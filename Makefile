@@ -15,6 +15,11 @@ DBUSPOLICYDIR ?= /usr/share/dbus-1/system.d
 # /usr/local/share/dbus-1/system-services is searched too, so this one follows PREFIX.
 DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/system-services
 SYSCONFDIR ?= /etc
+MANDIR ?= $(PREFIX)/share/man
+# Where Debian's bash-completion, zsh and fish look for completions shipped by packages.
+BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 DEMO_TRACE ?= Traces/demo.trace
 RUN_DIR ?= $(CURDIR)/.build/run
@@ -22,7 +27,7 @@ HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
 # The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked (BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: deps build release run test check-units install demo-trace plot-demo clean
+.PHONY: deps build release run test check-units docs check-docs install demo-trace plot-demo clean
 
 deps:
 	scripts/install-deps.sh
@@ -49,6 +54,7 @@ test: deps $(HWDB_FIXTURE)
 	$(SWIFT) test --skip-build --skip LoadTests
 	$(SWIFT) test --skip-build --no-parallel --filter LoadTests
 	$(MAKE) check-units
+	$(MAKE) check-docs
 
 # systemd's own checks of the units, with ExecStart pointing at the debug build so that verify finds it.
 check-units:
@@ -63,9 +69,34 @@ check-units:
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
 
+# Manual pages and shell completions, generated from the commands' ArgumentParser definitions. The manuals
+# come from ArgumentParser's generate-manual, the tool behind its GenerateManual plugin, run directly on the
+# release binaries: the plugin would rebuild them without --static-swift-stdlib. `make test` generates them
+# from the debug binaries and checks them (scripts/check-docs.sh).
+DOCS_FROM ?= .build/release
+# The manuals are dated by the last commit, not the day they were built, so that rebuilding changes nothing.
+DOCS_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
+docs:
+	$(SWIFT) build --product generate-manual
+	rm -rf .build/docs && mkdir -p .build/docs/man .build/docs/completions
+	for tool in orientd orientctl; do \
+		$$($(SWIFT) build --show-bin-path)/generate-manual $(DOCS_FROM)/$$tool --section 1 $(if $(DOCS_DATE),--date $(DOCS_DATE)) -o .build/docs/man || exit 1; \
+		$(DOCS_FROM)/$$tool --generate-completion-script bash > .build/docs/completions/$$tool.bash || exit 1; \
+		$(DOCS_FROM)/$$tool --generate-completion-script zsh > .build/docs/completions/_$$tool || exit 1; \
+		$(DOCS_FROM)/$$tool --generate-completion-script fish > .build/docs/completions/$$tool.fish || exit 1; \
+	done
+
+check-docs:
+	$(SWIFT) build --product orientd
+	$(SWIFT) build --product orientctl
+	$(MAKE) docs DOCS_FROM=$$($(SWIFT) build --show-bin-path)
+	scripts/check-docs.sh .build/docs $$($(SWIFT) build --show-bin-path)
+
 install: release
+	$(MAKE) docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR)
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
 	install -m 0755 -s .build/release/orientd .build/release/orientctl $(DESTDIR)$(BINDIR)/
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
@@ -73,7 +104,13 @@ install: release
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 README.md PROTOCOL.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
+	for tool in orientd orientctl; do \
+		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \
+		install -m 0644 .build/docs/completions/_$$tool $(DESTDIR)$(ZSHCOMPLETIONDIR)/; \
+		install -m 0644 .build/docs/completions/$$tool.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/; \
+	done
 	# An existing configuration is kept; the sample goes beside it.
 	if [ -e $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf ]; then \
 		install -m 0644 Systemd/orientd.conf $(DESTDIR)$(SYSCONFDIR)/orientd/orientd.conf.sample; \

@@ -10,8 +10,9 @@ set -euo pipefail
 # iio-sensor-proxy: only for its client monitor-sensor in the facade's tests; its daemon is never run.
 # locales: the facade's tests check that fr_FR.UTF-8 changes nothing.
 # strace: the state file's tests see its fsyncs, and slow them down, through it.
+# groff-base: scripts/check-docs.sh renders the generated manual pages.
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
-    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace)
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -41,9 +41,9 @@ extension Orientctl {
 /// Sends a control request and prints the resulting state.
 private func control(_ fields: String, connection: ConnectionOptions, json: Bool) async throws {
     try await reportingErrors {
-        let reply = try await DaemonClient.withConnection(path: connection.path) { client in
-            try await client.request(fields)
+        let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+            try await client.requestRaw(fields)
         }
-        printLine(json ? StateText.json(reply) : StateText.human(reply))
+        printLine(json ? StateText.json(reply: text) : StateText.human(reply))
     }
 }

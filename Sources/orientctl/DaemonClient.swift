@@ -74,12 +74,3 @@ struct DaemonClient {
         return (String(decoding: line, as: UTF8.self), message)
     }
 }
-
-/// The JSON fields of a subscribe request.
-func subscribeFields(mask: String?, preferred: String?, changes: String? = nil) -> String {
-    var fields = "\"op\":\"subscribe\""
-    if let mask { fields += ",\"mask\":" + JSONLineWriter.quoted(mask) }
-    if let preferred { fields += ",\"preferred\":" + JSONLineWriter.quoted(preferred) }
-    if let changes { fields += ",\"changes\":" + JSONLineWriter.quoted(changes) }
-    return fields
-}

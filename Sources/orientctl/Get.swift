@@ -1,19 +1,34 @@
 import ArgumentParser
 
 extension Orientctl {
-    /// `orientctl get`: the current state under the system mask.
+    /// `orientctl get`: the current state, under the system mask or under this client's own settings.
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the current orientation.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the current orientation.",
+            discussion: """
+                Without --mask, --preferred or --no-autorotate the interface orientation is the one under the \
+                system mask; with them, the one this client would see under its own settings. When the daemon \
+                samples on demand and nobody subscribes, it opens the sensor for this request and answers with \
+                what it reads (within about a second); --json shows "fresh": false when it could not.
+
+                --json prints the daemon's reply as one JSON object on one line, without the request's ok and \
+                id, every other field as the daemon sent it.
+                """
+        )
 
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print the daemon's JSON reply.") var json = false
+        @OptionGroup var settings: SubscriptionOptions
+        @Flag(help: "Print the daemon's state as one line of JSON.") var json = false
 
         func run() async throws {
             try await reportingErrors {
-                let reply = try await DaemonClient.withConnection(path: connection.path) { client in
-                    try await client.request("\"op\":\"get\"")
+                // A reply may take a while: no read timeout is set, so a daemon that needs time to read
+                // the sensor before answering is waited for.
+                let request = settings.requestFields(op: "get")
+                let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+                    try await client.requestRaw(request)
                 }
-                printLine(json ? StateText.json(reply) : StateText.human(reply))
+                printLine(json ? StateText.json(reply: text) : StateText.human(reply))
             }
         }
     }

@@ -3,20 +3,26 @@ import ArgumentParser
 extension Orientctl {
     /// `orientctl monitor`: subscribe and print every change until interrupted.
     struct Monitor: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print every orientation change as it happens.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print every orientation change as it happens.",
+            discussion: """
+                The first line is the state when the subscription starts, then one line per change. --json \
+                prints each as one JSON object on one line: the subscription's reply without the request's ok \
+                and id, then the daemon's events as it sent them.
+                """
+        )
 
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print the daemon's JSON lines.") var json = false
-        @Option(help: "This client's mask (intersected with the system mask).") var mask: String?
-        @Option(help: "This client's preferred orientation.") var preferred: String?
+        @OptionGroup var settings: SubscriptionOptions
+        @Flag(help: "Print the daemon's states as JSON lines.") var json = false
         @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
 
         func run() async throws {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
-                    let reply = try await client.request(
-                        subscribeFields(mask: mask, preferred: preferred, changes: interfaceOnly ? "interface" : nil))
-                    printLine(json ? StateText.json(reply) : StateText.humanEvent(reply))
+                    let (text, reply) = try await client.requestRaw(
+                        settings.requestFields(op: "subscribe", changes: interfaceOnly ? "interface" : nil))
+                    printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }
                         printLine(json ? text : StateText.humanEvent(message))

@@ -21,15 +21,10 @@ enum StateText {
         return line
     }
 
-    /// A state re-encoded as the daemon would send it (replies lose their `ok` and `id`).
-    static func json(_ m: ServerMessage) -> String {
-        var writer = JSONLineWriter()
-        writer.field("device", m.device ?? "unknown")
-        writer.field("interface", m.interface ?? "unknown")
-        writer.field("locked", m.locked ?? false)
-        writer.field("mask", m.mask ?? "all")
-        writer.field("sensor", m.sensor ?? "none")
-        writer.field("t", m.t)
-        return String(writer.line.dropLast())
+    /// A reply for `--json`: the daemon's line without `ok` and `id`, which answer orientctl's request and
+    /// mean nothing to a script. Every other field is printed as the daemon sent it, including fields this
+    /// orientctl does not know.
+    static func json(reply text: String) -> String {
+        JSONMemberFilter.removing(["ok", "id"], from: text)
     }
 }

@@ -6,7 +6,7 @@ extension Orientctl {
         static let configuration = CommandConfiguration(abstract: "Print the daemon's sensor, clients and version.")
 
         @OptionGroup var connection: ConnectionOptions
-        @Flag(help: "Print the daemon's JSON reply.") var json = false
+        @Flag(help: "Print the daemon's reply as one line of JSON.") var json = false
 
         func run() async throws {
             try await reportingErrors {
@@ -14,7 +14,7 @@ extension Orientctl {
                     try await client.requestRaw("\"op\":\"status\"")
                 }
                 if json {
-                    printLine(text)
+                    printLine(StateText.json(reply: text))
                     return
                 }
                 printLine("orientd \(reply.version ?? "?"), up \(Int(reply.uptime ?? 0)) s, \(reply.subscribers ?? 0) subscriber(s), sampling \(reply.sampling ?? "?")")

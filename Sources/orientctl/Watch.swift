@@ -16,13 +16,12 @@ extension Orientctl {
 
         @OptionGroup var connection: ConnectionOptions
         @Option(help: "The command to run (through /bin/sh -c).") var exec: String
-        @Option(help: "This client's mask (intersected with the system mask).") var mask: String?
-        @Option(help: "This client's preferred orientation.") var preferred: String?
+        @OptionGroup var settings: SubscriptionOptions
 
         func run() async throws {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
-                    let reply = try await client.request(subscribeFields(mask: mask, preferred: preferred, changes: "interface"))
+                    let reply = try await client.request(settings.requestFields(op: "subscribe", changes: "interface"))
                     var previous = "unknown"
                     if let interface = reply.interface, interface != "unknown" {
                         try runHook(device: reply.device ?? "unknown", interface: interface, previous: previous)

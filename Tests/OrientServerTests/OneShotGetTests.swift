@@ -149,8 +149,36 @@ struct OneShotGetTests {
         h.publisher.deviceChanged(.landscapeLeft, time: 2)
         #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .portrait), id: 2)?.interface == "portrait")
         let held = h.get(RecordingSink(), SubscriptionSettings(autorotate: false), id: 3)
-        #expect(held?.interface == "landscape-right", "autorotate off keeps what the system shows")
+        #expect(held?.locked == true, "a client that does not autorotate is told it is locked, as subscribe does")
         _ = h.publisher.control(.mask(.portrait))
         #expect(h.get(RecordingSink(), SubscriptionSettings(mask: .landscape), id: 4)?.error?.code == "empty-mask")
+    }
+
+    @Test("get with settings answers what a subscribe with them would, for every device and setting",
+          arguments: DeviceOrientation.allCases)
+    func sameAsSubscribe(device: DeviceOrientation) {
+        let h = Harness()
+        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.deviceChanged(.landscapeRight, time: 1)
+        h.publisher.deviceChanged(device, time: 2)
+        let masks: [InterfaceOrientationMask] = [.all, .allButUpsideDown, .landscape, .portrait, .landscapeLeft]
+        let preferences: [InterfaceOrientation?] = [nil, .portrait, .portraitUpsideDown, .landscapeLeft]
+        for mask in masks {
+            for preferred in preferences {
+                for autorotate in [true, false] {
+                    let settings = SubscriptionSettings(mask: mask, preferred: preferred, autorotate: autorotate)
+                    let answer = h.get(RecordingSink(), settings, id: 1)
+                    let sink = RecordingSink()
+                    sink.send(h.publisher.subscribe(sink, settings: settings, id: .number(1)))
+                    h.publisher.unsubscribe(sink)
+                    let subscribed = sink.messages.first
+                    let label = "\(mask) \(String(describing: preferred)) autorotate \(autorotate)"
+                    #expect(answer?.interface == subscribed?.interface, "\(label)")
+                    #expect(answer?.locked == subscribed?.locked, "\(label)")
+                    #expect(answer?.mask == subscribed?.mask, "\(label)")
+                    #expect(answer?.device == subscribed?.device, "\(label)")
+                }
+            }
+        }
     }
 }

@@ -36,6 +36,7 @@ struct OneShotGetEndToEndTests {
         let state = try ServerMessage.decode(Array(first.stdout.utf8.prefix { $0 != UInt8(ascii: "\n") }))
         #expect(state.device == "landscape-left", "not the unknown of a closed sensor: \(first.stdout)")
         #expect(state.interface == "landscape-right")
+        #expect(state.fresh == true, "read now, and orientctl --json passes fresh through")
         #expect(daemon.log.contains("opening the sensor (for a get)"))
         #expect(waitFor { daemon.log.contains("closed the sensor") }, "the sensor closes once the get is answered")
 
@@ -47,6 +48,16 @@ struct OneShotGetEndToEndTests {
         #expect(again?.fresh == true)
         #expect(again?.interface == "portrait", "the client's own mask and preferred orientation")
         #expect(again?.mask == "portrait")
+
+        // orientctl get with settings is the protocol's get too (a subscribe reply would carry no fresh).
+        #expect(waitFor { daemon.log.components(separatedBy: "closed the sensor").count == 4 }, "closed again")
+        let settled = try OrientdProcess.run(
+            ["--socket", daemon.socket, "get", "--json", "--mask", "portrait", "--preferred", "portrait"],
+            executable: OrientdProcess.orientctl)
+        let withSettings = try ServerMessage.decode(Array(settled.stdout.utf8.prefix { $0 != UInt8(ascii: "\n") }))
+        #expect(withSettings.fresh == true, "\(settled.stdout)")
+        #expect(withSettings.interface == "portrait")
+        #expect(daemon.log.components(separatedBy: "opening the sensor (for a get)").count == 5, "\(daemon.log)")
     }
 
     @Test("With no sensor at all, get answers at once that there is none")

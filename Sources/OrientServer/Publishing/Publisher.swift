@@ -107,13 +107,11 @@ public final class Publisher {
     private func getReply(_ settings: SubscriptionSettings?, id: RequestID?) -> String {
         guard let settings else { return Messages.stateReply(id: id, systemState, fresh: isFresh) }
         do {
-            // A client that subscribed now: it starts from what the system shows.
-            var view = try InterfaceOrientationTracker(
-                systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
-                autorotates: settings.autorotate, systemLocked: persistent.locked, interface: systemView.interface)
+            // Exactly what a client that subscribed now would be told first.
+            var view = try newClientView(settings)
             view.update(device: device)
             let state = OrientationState(
-                device: device, interface: view.interface, locked: persistent.locked, mask: view.effectiveMask,
+                device: device, interface: view.interface, locked: view.isLocked, mask: view.effectiveMask,
                 sensor: sensor, time: time)
             return Messages.stateReply(id: id, state, fresh: isFresh)
         } catch {
@@ -146,10 +144,7 @@ public final class Publisher {
         }
         let tracker: InterfaceOrientationTracker
         do {
-            tracker = try InterfaceOrientationTracker(
-                systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
-                autorotates: settings.autorotate, systemLocked: persistent.locked
-            )
+            tracker = try newClientView(settings)
         } catch {
             return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
         }
@@ -160,6 +155,13 @@ public final class Publisher {
         subscriber.markSent(state)
         onSubscriberCountChange?(subscribers.count)
         return Messages.stateReply(id: id, state)
+    }
+
+    /// The interface tracker of a client that arrives now with `settings`.
+    private func newClientView(_ settings: SubscriptionSettings) throws(EmptyMaskError) -> InterfaceOrientationTracker {
+        try InterfaceOrientationTracker(
+            systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
+            autorotates: settings.autorotate, systemLocked: persistent.locked)
     }
 
     public func unsubscribe(_ sink: any SubscriberSink) {

@@ -1,0 +1,55 @@
+import ArgumentParser
+import OrientCore
+import OrientProtocol
+
+/// A client's own settings (the subscribe request's `mask`, `preferred` and `autorotate`), shared by `get`,
+/// `monitor` and `watch`.
+///
+/// They are checked here, with the same parsers the daemon uses, so that a typo is a usage error naming the
+/// option (exit 64) rather than a refusal from the daemon.
+struct SubscriptionOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "This client's mask, intersected with the system mask: "
+                + InterfaceOrientationMask.named.map(\.name).joined(separator: ", ")
+                + ", or a union such as portrait|landscape.",
+            valueName: "mask"),
+        completion: .list(InterfaceOrientationMask.named.map(\.name)))
+    var mask: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "This client's preferred orientation, used when the device orientation decides nothing (lying flat): "
+                + InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ") + ".",
+            valueName: "orientation"),
+        completion: .list(InterfaceOrientation.drawable.map(\.rawValue)))
+    var preferred: String?
+
+    @Flag(help: "Hold this client's interface orientation where it is (the client's own rotation lock).")
+    var noAutorotate = false
+
+        func validate() throws {
+        if let mask {
+            do {
+                _ = try InterfaceOrientationMask(parsing: mask)
+            } catch {
+                throw ValidationError("--mask: \(error)")
+            }
+        }
+        if let preferred, InterfaceOrientation(rawValue: preferred).map({ $0 == .unknown }) ?? true {
+            let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--preferred: unknown orientation \"\(preferred)\"; expected one of: \(names)")
+        }
+    }
+
+    /// The JSON fields of a `get` or `subscribe` request with these settings. Settings not given are left
+    /// out, so the daemon's defaults apply.
+    func requestFields(op: String, changes: String? = nil) -> String {
+        var fields = "\"op\":" + JSONLineWriter.quoted(op)
+        if let mask { fields += ",\"mask\":" + JSONLineWriter.quoted(mask) }
+        if let preferred { fields += ",\"preferred\":" + JSONLineWriter.quoted(preferred) }
+        if noAutorotate { fields += ",\"autorotate\":false" }
+        if let changes { fields += ",\"changes\":" + JSONLineWriter.quoted(changes) }
+        return fields
+    }
+}
