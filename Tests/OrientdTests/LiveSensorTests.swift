@@ -45,7 +45,7 @@ struct LiveSensorTests {
         #expect(daemon.log.contains("learning 1 g"))
     }
 
-    @Test("The mount matrix comes from sysfs when udev has none, and the mirrored one is repaired")
+    @Test("The mount matrix comes from sysfs when udev has none; a proper rotation is used as it is")
     func sysfsMatrix() throws {
         let testbed = try UmockdevTestbed()
         var attributes = Self.portraitAttributes
@@ -59,6 +59,28 @@ struct LiveSensorTests {
         let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
         #expect(status?.sensorInfo?.mountMatrixRepaired == false)
+    }
+
+    @Test("A mirrored sysfs matrix (z row negated) is repaired: lying face up reads face-up, not face-down")
+    func mirroredMatrixRepaired() throws {
+        let testbed = try UmockdevTestbed()
+        var attributes = Self.portraitAttributes
+        // Face up reads (0, 0, -g) in device terms; this sensor's z is the device's z, but the matrix says -z.
+        attributes["in_accel_y_raw"] = "0"
+        attributes["in_accel_z_raw"] = "-256"
+        attributes["in_accel_mount_matrix"] = "0, 1, 0; -1, 0, 0; 0, 0, -1"
+        _ = try testbed.addDevice("iio:device0", attributes: attributes)
+        let daemon = try startDaemon(testbed)
+        #expect(try daemon.poll { $0.device != "unknown" }?.device == "face-up", "\(daemon.log)")
+        let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
+        #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
+        #expect(status?.sensorInfo?.mountMatrixRepaired == true)
+        daemon.signal(SIGTERM)
+
+        // As found, the mirror swaps face up and face down: what the repair is for.
+        let unrepaired = try startDaemon(testbed, ["--no-mount-repair"])
+        #expect(try unrepaired.poll { $0.device != "unknown" }?.device == "face-down", "\(unrepaired.log)")
+        #expect(try unrepaired.poll(op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.mountMatrixRepaired == false)
     }
 
     @Test("With a base and a display accelerometer the display one drives the screen; a base one alone does not")
