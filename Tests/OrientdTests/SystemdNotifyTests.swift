@@ -44,22 +44,61 @@ final class NotifySocket {
 
 @Suite("systemd notifications", .serialized)
 struct SystemdNotifyTests {
-    @Test("READY=1 once the socket listens, WATCHDOG=1 at half the interval, STOPPING=1 on SIGTERM")
-    func lifecycle() throws {
+    /// Starts the daemon on a replay, reporting to a fresh notification socket, with a watchdog of `watchdog` µs.
+    private static func start(watchdog: Int, wrapper: [String] = []) throws -> (DaemonHarness, NotifySocket) {
         let folder = try DaemonHarness.makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let notify = try NotifySocket(path: folder + "/notify")
         let trace = try writeTrace(ScenarioLibrary.session(rate: 50, seed: 30))
         let daemon = try DaemonHarness(
-            ["--replay", trace], folder: folder, environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"])
+            ["--replay", trace], folder: folder, wrapper: wrapper,
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": String(watchdog)])
+        return (daemon, notify)
+    }
+
+    /// The arrival times of the next `count` WATCHDOG=1 pings (other messages are skipped).
+    private static func pingTimes(_ notify: NotifySocket, count: Int, timeout: Double) -> [Date] {
+        var times: [Date] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while times.count < count, Date() < deadline, let message = notify.receive(timeout: deadline.timeIntervalSinceNow) {
+            if message == "WATCHDOG=1" { times.append(Date()) }
+        }
+        return times
+    }
+
+    @Test("READY=1 once the socket listens, WATCHDOG=1 every half interval, STOPPING=1 on SIGTERM")
+    func lifecycle() throws {
+        let (daemon, notify) = try Self.start(watchdog: 2_000_000)
         let ready = notify.receive(until: "READY=1")
         #expect(ready.last?.contains("READY=1") == true)
         #expect(ready.last?.contains("STATUS=") == true)
         // Ready means the socket accepts connections already.
         #expect(try LineClient(path: daemon.socket).request(#""op":"get""#)?.ok == true)
-        let pings = (0..<3).compactMap { _ in notify.receive(timeout: 2) }.filter { $0 == "WATCHDOG=1" }
-        #expect(pings.count == 3, "a ping every 200 ms for a 400 ms watchdog")
+        // A 2 s watchdog: a ping every second, never so late that systemd would give up, nor in a busy loop.
+        let times = Self.pingTimes(notify, count: 5, timeout: 10)
+        #expect(times.count == 5)
+        let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
+        #expect(gaps.allSatisfy { (0.8...1.9).contains($0) }, "gaps between pings: \(gaps)")
         daemon.signal(SIGTERM)
         #expect(notify.receive(until: "STOPPING=1").last == "STOPPING=1")
+    }
+
+    /// Holding the event loop: strace delays each accept() by 3 s, and the loop is the thread that accepts.
+    @Test("A stuck event loop stops the pings, and they resume once it runs again",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func stuckLoopStopsPings() throws {
+        let (daemon, notify) = try Self.start(
+            watchdog: 1_000_000,
+            wrapper: ["/usr/bin/strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=accept,accept4",
+                      "-e", "inject=accept,accept4:delay_enter=3000000"])
+        #expect(notify.receive(until: "READY=1").last?.contains("READY=1") == true)
+        let before = Self.pingTimes(notify, count: 2, timeout: 5)
+        #expect(before.count == 2, "pinging every 0.5 s before")
+        let client = try LineClient(path: daemon.socket)  // The kernel completes the connection; accept() waits.
+        let after = Self.pingTimes(notify, count: 4, timeout: 20)
+        let times = before + after
+        let gaps = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }
+        #expect(gaps.max() ?? 0 >= 2.5, "no pause in the pings while the loop was held: \(gaps)")
+        #expect(gaps.suffix(2).allSatisfy { $0 < 1 }, "the pings resume at their pace afterwards: \(gaps)")
+        client.close()
     }
 }
