@@ -5,10 +5,28 @@ final class UmockdevTestbed {
     static let python = "/usr/bin/python3"
     static let script = String(#filePath).replacingOccurrences(of: "UmockdevTestbed.swift", with: "Fixtures/testbed.py")
 
+    /// Where the dynamic loader finds umockdev's preload library, from its cache (`ldconfig -p`), whatever the
+    /// architecture's library directory; nil when it is not installed.
+    static let preloadLibrary: String? = {
+        guard let ldconfig = ["/sbin/ldconfig", "/usr/sbin/ldconfig"].first(where: FileManager.default.isExecutableFile)
+        else { return nil }
+        let probe = Process()
+        let output = Pipe()
+        probe.executableURL = URL(fileURLWithPath: ldconfig)
+        probe.arguments = ["-p"]
+        probe.standardOutput = output
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        // Lines read "\tlibumockdev-preload.so.0 (libc6,x86-64) => /lib/x86_64-linux-gnu/libumockdev-preload.so.0".
+        let line = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("libumockdev-preload.so.0 ") }
+        return line?.components(separatedBy: " => ").last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }()
+
     /// Whether umockdev's preload library, its GObject introspection data and python3-gi are installed.
     static let isAvailable: Bool = {
-        let preload = ["/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", "/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0"]
-        guard preload.contains(where: FileManager.default.fileExists) else { return false }
+        guard preloadLibrary != nil else { return false }
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: python)
         probe.arguments = ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"]
