@@ -130,7 +130,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace"]),
+        .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientScenarios"]),
         .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
         .testTarget(
             name: "OrientProtocolTests",
