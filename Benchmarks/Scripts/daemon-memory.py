@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Resident memory of a running orientd, idle and with N subscribers.
 
-Usage: daemon-memory.py ORIENTD TRACE [--subscribers N] [--seconds S] [--cold]
+Usage: daemon-memory.py ORIENTD TRACE [--subscribers N] [--seconds S] [--speed X] [--cold]
 
-Starts `ORIENTD run` on TRACE (looped, 5x speed, sensor always open) with its socket in a temporary folder,
-reads /proc/PID/status with no client, then connects N subscribers that keep reading for S seconds and reads it
-again. --cold drops the page cache first (root only), so the binary's pages are read from disk as at boot.
-Prints VmRSS, RssAnon and RssFile in MB, and the mappings that hold the most resident memory.
+Starts `ORIENTD run` on TRACE (looped, at X times its speed, 5 unless given, sensor always open) with its socket
+in a temporary folder, reads /proc/PID/status with no client, then connects N subscribers that keep reading for
+S seconds and reads it again. --cold drops the page cache first (root only), so the binary's pages are read from
+disk as at boot. Prints VmRSS, RssAnon and RssFile in MB, the mappings that hold the most resident memory, and
+the daemon's CPU over the S seconds (user + system ticks from /proc/PID/stat).
 """
 import argparse
 import os
@@ -39,6 +40,13 @@ def mappings(pid, top=6):
     return sorted(totals.items(), key=lambda item: -item[1])[:top]
 
 
+def cpu_seconds(pid):
+    """User plus system CPU time of the whole process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def report(label, pid):
     s = status(pid)
     print(f"{label}: VmRSS {s['VmRSS']:.1f} MB, RssAnon {s['RssAnon']:.1f} MB, RssFile {s['RssFile']:.1f} MB")
@@ -52,6 +60,7 @@ def main():
     parser.add_argument("trace")
     parser.add_argument("--subscribers", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--speed", type=float, default=5)
     parser.add_argument("--cold", action="store_true")
     args = parser.parse_args()
 
@@ -63,7 +72,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="orientd-memory-")
     sock = os.path.join(folder, "orientd.sock")
     daemon = subprocess.Popen(
-        [args.orientd, "run", "--replay", args.trace, "--loop", "--speed", "5", "--sampling", "always",
+        [args.orientd, "run", "--replay", args.trace, "--loop", "--speed", f"{args.speed:g}", "--sampling", "always",
          "--socket", sock, "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -85,11 +94,14 @@ def main():
             selector.register(client, selectors.EVENT_READ)
             clients.append(client)
         lines = 0
-        end = time.monotonic() + args.seconds
+        started, cpu_before = time.monotonic(), cpu_seconds(daemon.pid)
+        end = started + args.seconds
         while time.monotonic() < end:
             for key, _ in selector.select(timeout=0.2):
                 lines += key.fileobj.recv(65536).count(b"\n")
+        cpu = (cpu_seconds(daemon.pid) - cpu_before) / (time.monotonic() - started) * 100
         report(f"{args.subscribers} subscribers, after {args.seconds:g} s ({lines} lines received)", daemon.pid)
+        print(f"CPU over those {args.seconds:g} s: {cpu:.2f} %")
         for client in clients:
             client.close()
     finally:
