@@ -131,7 +131,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace"]),
-        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
+        // OrientScenarios for its seeded random generator.
+        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors", "OrientScenarios"]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),

@@ -34,7 +34,7 @@ final class LiveCapture {
 
     private var reader: Reader?
     private var candidate: AccelerometerCandidate?
-    private var calibrator = GravityCalibrator()
+    private var calibrator = GravityCalibrator(publishedScale: nil)
     private var timeBase = SampleTimeBase(clock: nil)
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
@@ -169,7 +169,7 @@ final class LiveCapture {
                 for problem in problems { logger.warning("\(problem)") }
                 reader = opened
                 candidate = chosen
-                calibrator = GravityCalibrator()
+                calibrator = GravityCalibrator(publishedScale: nil)
                 timeBase = SampleTimeBase(clock: device.timestampClock)
                 lastReason = nil
                 failures = 0
@@ -198,7 +198,8 @@ final class LiveCapture {
         if let scale {
             value = Vector3(unscaled.x * scale.x, unscaled.y * scale.y, unscaled.z * scale.z)
         } else {
-            guard let factor = calibrator.scale(afterReading: unscaled.length) else { return nil }
+            _ = calibrator.learn(magnitude: unscaled.length, at: time)
+            guard let factor = calibrator.correction else { return nil }
             value = unscaled * factor
         }
         let sample = AccelSample(time: time, acceleration: value)
