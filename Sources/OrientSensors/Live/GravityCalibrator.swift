@@ -14,7 +14,7 @@ import OrientCore
 /// all that far from 1 g and steady: their standard deviation is at most ``steadiness`` of their mean.
 /// Shaking is not steady. A free fall reads near 0 (below ``minimumMagnitude``, never learned) and is brief:
 /// falling for a second is a 4.9 m drop. The checks go on after learning, so a correction learned from something
-/// other than rest is replaced by the next steady rest.
+/// other than rest is replaced by the next steady rest, and so is a stale one given to ``init`` as learned before.
 public struct GravityCalibrator: Sendable {
     /// 1 g, m/s².
     public static let standardGravity = 9.80665
@@ -28,7 +28,8 @@ public struct GravityCalibrator: Sendable {
     /// Below this, in g at the published scale (or once corrected), a reading is never learned from: free fall.
     /// A scale 10 times too small reads 0.1 g, which is still learned.
     public let minimumMagnitude: Double
-    /// Seconds the readings must stay steady.
+    /// Seconds the readings must stay steady: 1 with a published scale, whose readings flow meanwhile and
+    /// which must not be corrected by mistake; 0.5 without one, whose readings wait for it (25 readings at 50 Hz).
     public let duration: Double
     /// Readings needed at the least, whatever the rate.
     public let minimumReadings: Int
@@ -44,17 +45,18 @@ public struct GravityCalibrator: Sendable {
     private var run: [(time: Double, magnitude: Double)] = []
     private static let maximumRun = 2000
 
+    /// `learnedBefore`: the correction learned the last time this sensor was open, used from the first reading.
     public init(
-        publishedScale: Vector3?, plausibleFactor: Double = 1.4, minimumMagnitude: Double = 0.05,
-        duration: Double = 1.0, minimumReadings: Int = 10, steadiness: Double = 0.02
+        publishedScale: Vector3?, learnedBefore: Double? = nil, plausibleFactor: Double = 1.4,
+        minimumMagnitude: Double = 0.05, duration: Double? = nil, minimumReadings: Int = 10, steadiness: Double = 0.02
     ) {
         self.publishedScale = publishedScale
         self.plausibleFactor = plausibleFactor
         self.minimumMagnitude = minimumMagnitude
-        self.duration = duration
+        self.duration = duration ?? (publishedScale == nil ? 0.5 : 1.0)
         self.minimumReadings = minimumReadings
         self.steadiness = steadiness
-        correction = publishedScale == nil ? nil : 1
+        correction = learnedBefore ?? (publishedScale == nil ? nil : 1)
     }
 
     /// Feeds one reading's magnitude at `time` (seconds): m/s² at the published scale, or raw units when there
@@ -108,19 +110,23 @@ public struct GravityCorrection: Sendable, Equatable {
     /// "accel_3d (iio:device0): readings at rest are 26.1 g at the published scale 10; treating them as 1 g
     /// (correction ×0.0383)".
     public func explanation(device: String) -> String {
-        guard let publishedScale else {
+        guard let publishedScaleText else {
             return "\(device): readings at rest measure \(Self.format(restMagnitude, digits: 4)) in the driver's units (it gives no scale); "
                 + "treating them as 1 g (scale ×\(Self.format(factor)))"
         }
-        let scale = publishedScale.x == publishedScale.y && publishedScale.y == publishedScale.z
-            ? Self.format(publishedScale.x, digits: 6)
-            : "(\(Self.format(publishedScale.x, digits: 6)), \(Self.format(publishedScale.y, digits: 6)), \(Self.format(publishedScale.z, digits: 6)))"
         return "\(device): readings at rest are \(Self.format(restMagnitude / GravityCalibrator.standardGravity)) g "
-            + "at the published scale \(scale); treating them as 1 g (correction ×\(Self.format(factor)))"
+            + "at the published scale \(publishedScaleText); treating them as 1 g (correction ×\(Self.format(factor)))"
+    }
+
+    /// The driver's scale as one figure when the axes share it (`10`), else per axis (`(0.001, 0.001, 0.002)`).
+    public var publishedScaleText: String? {
+        guard let scale = publishedScale else { return nil }
+        let axes = [scale.x, scale.y, scale.z].map { Self.format($0, digits: 6) }
+        return Set(axes).count == 1 ? axes[0] : "(\(axes.joined(separator: ", ")))"
     }
 
     /// `value` to `digits` significant digits, without a trailing ".0": 0.0383, 26.1, 1000, 10.
-    static func format(_ value: Double, digits: Int = 3) -> String {
+    public static func format(_ value: Double, digits: Int = 3) -> String {
         guard value.isFinite, value != 0 else { return "\(value)" }
         var magnitude = abs(value)
         var decade = 0
