@@ -130,8 +130,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // OrientScenarios for its seeded random generator.
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientScenarios"]),
-        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors"]),
+        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors", "OrientScenarios"]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),

@@ -50,6 +50,8 @@ public struct SensorDescription: Sendable, Equatable {
     public var id: String
     /// The driver's name (`accel_3d`), or a trace's `source`.
     public var name: String
+    /// `accel_3d (iio:device0)`, or the id alone when the driver has no name.
+    public var displayName: String { name == id ? id : "\(name) (\(id))" }
     public var location: Location
     public var mode: CaptureMode
     /// Samples per second as the device actually delivers them, when known.

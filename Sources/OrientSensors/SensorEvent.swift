@@ -7,6 +7,9 @@ public enum SensorEvent: Sendable, Equatable {
     /// One reading in the sensor's own frame, in m/s² (scale and offset applied, mount matrix not applied),
     /// on a monotonic clock in seconds.
     case sample(AccelSample)
+    /// The live source learned 1 g from readings at rest (the driver gives no scale, or a wrong one) and corrects
+    /// the samples that follow by it. It has logged it; `doctor` shows it.
+    case gravityLearned(GravityCorrection)
     /// The sensor went away, or its reads keep failing; `opened` follows when one (re)appears or reads again.
     case closed(reason: String)
     /// No usable sensor is present (at start, or after the last one went away). Not fatal: sources keep waiting.

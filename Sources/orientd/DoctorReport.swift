@@ -20,6 +20,9 @@ struct DoctorReport: Codable {
         /// Why the sensor is polled rather than buffered, when it is.
         var pollingReason: String?
         var scale: String
+        /// What readings are multiplied by (after the driver's scale, if any) because 1 g was learned at rest:
+        /// the driver gives no scale, or readings at rest were far from 1 g at its scale.
+        var scaleCorrection: Double?
         var rate: Double?
         var mountMatrix: String
         var mountMatrixSource: String
@@ -87,12 +90,24 @@ struct DoctorReport: Codable {
         var modes: [SensorDescription.CaptureMode] = []
         var engine: OrientationEngine?
         var samples: [AccelSample] = []
+        var opened: SensorDescription?
+        /// What was learned; the source keeps using it when it opens the sensor again (polling after a stall).
+        var correction: GravityCorrection?
+        /// Samples before a wrong scale was corrected do not say what the sensor reads now.
+        var correctedFrom = 0
         for event in await collector.value {
             switch event {
             case .opened(let description):
                 modes.append(description.mode)
+                opened = description
                 describe(description, reason: reason)
+                if let correction { describe(correction) }
                 engine = try? OrientationEngine(mountMatrix: description.mountMatrix, tracker: InterfaceOrientationTracker())
+            case .gravityLearned(let learned):
+                correction = learned
+                correctedFrom = samples.count
+                describe(learned)
+                if learned.publishedScale != nil { warnings.append(learned.explanation(device: opened?.displayName ?? "the sensor")) }
             case .sample(let sample):
                 samples.append(sample)
                 if let change = try? engine?.feed(sample) {
@@ -118,7 +133,7 @@ struct DoctorReport: Codable {
         if samples.isEmpty {
             warnings.append("no readings in \(seconds) s")
         } else {
-            let magnitudes = samples.map { $0.acceleration.length }.sorted()
+            let magnitudes = samples[min(correctedFrom, samples.count - 1)...].map { $0.acceleration.length }.sorted()
             let median = magnitudes[magnitudes.count / 2]
             if abs(median - 9.80665) > 1.5 {
                 warnings.append("readings are \(Self.format(median)) m/s² at rest, far from 1 g (9.81): the scale looks wrong")
@@ -144,6 +159,18 @@ struct DoctorReport: Codable {
             warnings.append("the mount matrix \(description.mountMatrix) is singular (x and y rows parallel): fix it with a hwdb quirk or mount-matrix")
         } else if repair.changed {
             warnings.append("the mount matrix \(description.mountMatrix) is not a rotation (face up and down would swap); orientd uses \(repair.repaired)")
+        }
+    }
+
+    /// The scale line once 1 g has been learned.
+    private mutating func describe(_ correction: GravityCorrection) {
+        sensor?.scaleCorrection = correction.factor
+        let factor = "×\(GravityCorrection.format(correction.factor))"
+        if let published = correction.publishedScaleText {
+            let rest = GravityCorrection.format(correction.restMagnitude / GravityCalibrator.standardGravity)
+            sensor?.scale = "from the device (\(published)), corrected \(factor): readings at rest were \(rest) g"
+        } else {
+            sensor?.scale = "learned from readings at rest (the driver gives none): \(factor)"
         }
     }
 

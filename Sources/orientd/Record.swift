@@ -72,6 +72,8 @@ extension Orientd {
                     }
                     if start == nil { start = sample.time }
                     if let duration, let start, sample.time - start >= duration { return report(written) }
+                case .gravityLearned:
+                    break  // the live source has logged it (on standard error), and corrects the samples that follow
                 case .closed(let reason):
                     printError("orientd: the sensor went away: \(reason)")
                     if writer != nil { return report(written) }

@@ -74,20 +74,3 @@ struct SensorSelectionTests {
         #expect(c.mountMatrix(override: nil).1 == .identity)
     }
 }
-
-@Suite("Learning 1 g")
-struct GravityCalibratorTests {
-    @Test("1 g is learned from steady readings, and not while they vary")
-    func learns() {
-        var calibrator = GravityCalibrator(window: 10, tolerance: 0.03)
-        for i in 0..<50 {
-            #expect(calibrator.scale(afterReading: 1000 + Double(i % 2) * 200) == nil, "shaken readings teach nothing")
-        }
-        var scale: Double?
-        for _ in 0..<10 { scale = calibrator.scale(afterReading: 1000) }
-        #expect(scale == 9.80665 / 1000)
-        #expect(calibrator.scale(afterReading: 5000) == 9.80665 / 1000, "once learned it stays")
-        var zeroes = GravityCalibrator(window: 3)
-        for _ in 0..<10 { #expect(zeroes.scale(afterReading: 0) == nil) }
-    }
-}

@@ -32,6 +32,7 @@ struct LiveSensorTests {
         let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mode == "polled")
         #expect(status?.sensorInfo?.mountMatrixSource == "udev ACCEL_MOUNT_MATRIX")
+        #expect(!daemon.log.contains("treating them as 1 g"), "a correct scale is left alone")
     }
 
     @Test("Readings in unknown units (no scale) still classify: 1 g is learned at rest")
@@ -43,6 +44,82 @@ struct LiveSensorTests {
         let daemon = try startDaemon(testbed)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         #expect(daemon.log.contains("learning 1 g"))
+    }
+
+    /// A driver whose published scale is wrong by a factor: its readings at rest are steady but far from 1 g.
+    struct WrongScale: Sendable, CustomTestStringConvertible {
+        var name: String
+        var raw: (x: String, y: String, z: String)
+        var scale: String
+        var orientation: String
+        /// As the log words them: what rest reads, and the correction.
+        var reads: String
+        var correction: String
+        var testDescription: String { name }
+        var attributes: [String: String] {
+            ["name": "accel_3d", "in_accel_x_raw": raw.x, "in_accel_y_raw": raw.y, "in_accel_z_raw": raw.z, "in_accel_scale": scale]
+        }
+    }
+
+    static let wrongScales = [
+        // iio-sensor-proxy's test suite: raw -25.6 (a decimal) at scale 10 is 256 m/s², 26.1 g.
+        WrongScale(name: "x10", raw: ("0", "-25.6", "0"), scale: "10", orientation: "portrait", reads: "26.1 g", correction: "×0.0383"),
+        WrongScale(name: "x1000", raw: ("256", "0", "0"), scale: "38.3072", orientation: "landscape-right", reads: "1000 g", correction: "×0.001"),
+        // Scaled to g, not m/s²: 1 g reads 1.0.
+        WrongScale(name: "g units", raw: ("-1000", "0", "0"), scale: "0.001", orientation: "landscape-left", reads: "0.102 g", correction: "×9.81"),
+        WrongScale(name: "x0.1", raw: ("0", "256", "0"), scale: "0.00383072", orientation: "portrait-upside-down", reads: "0.1 g", correction: "×10"),
+    ]
+
+    @Test("A published scale off by a factor: 1 g is learned at rest, the orientation published, and the log says so once",
+          arguments: wrongScales)
+    func wrongScale(_ sensor: WrongScale) throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: sensor.attributes)
+        let daemon = try startDaemon(testbed)
+        let state = try daemon.poll { $0.device != "unknown" }
+        #expect(state?.device == sensor.orientation, "\(daemon.log)")
+        let warnings = daemon.log.split(separator: "\n").filter { $0.contains("treating them as 1 g") }
+        #expect(warnings.count == 1, "\(daemon.log)")
+        #expect(warnings.first?.contains(
+            "accel_3d (iio:device0): readings at rest are \(sensor.reads) at the published scale \(sensor.scale); "
+                + "treating them as 1 g (correction \(sensor.correction))") == true, "\(warnings)")
+    }
+
+    @Test("On demand, the sensor opened again for the next get uses the correction at once, without a second warning")
+    func wrongScaleOnDemand() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScales[0].attributes)
+        let daemon = try DaemonHarness(["--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        // The first gets open the sensor; learning takes a second, longer than a get waits.
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(waitFor { daemon.log.contains("closed the sensor") })
+        let closed = daemon.log.components(separatedBy: "closed the sensor").count
+        let reply = try LineClient(path: daemon.socket).request(#""op":"get""#)
+        #expect(reply?.fresh == true && reply?.device == "portrait", "answered from a fresh reading, corrected at once")
+        #expect(waitFor { daemon.log.components(separatedBy: "closed the sensor").count > closed }, "opened and closed again")
+        #expect(daemon.log.components(separatedBy: "treating them as 1 g").count == 2, "one warning: \(daemon.log)")
+    }
+
+    @Test("orientd doctor learns a wrong scale while it reads, and shows the correction")
+    func doctorWrongScale() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScales[0].attributes)
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "3"], environment: testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let sensor = report?["sensor"] as? [String: Any]
+        #expect(abs((sensor?["scaleCorrection"] as? Double ?? 0) - 9.80665 / 256) < 1e-6, "\(output.stdout)")
+        #expect(report?["device"] as? String == "portrait")
+        let readings = report?["readings"] as? [[String: Any]]
+        #expect(abs((readings?.last?["y"] as? Double ?? 0) + 9.81) < 0.05, "corrected readings")
+        let warnings = report?["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("26.1 g at the published scale 10; treating them as 1 g (correction ×0.0383)") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("the scale looks wrong") }, "the corrected readings are 1 g")
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: testbed.environment)
+        #expect(human.stdout.contains("scale: from the device (10), corrected ×0.0383"), "\(human.stdout)")
+        #expect(human.stdout.contains("Orientation: portrait"))
     }
 
     @Test("The mount matrix comes from sysfs when udev has none; a proper rotation is used as it is")

@@ -1,6 +1,10 @@
 import CIIO
 import OrientCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Polled capture: the raw attributes read on demand, value = (raw + offset) × scale.
 final class IIOPolledAccelerometer {
     let device: IIODevice
@@ -26,11 +30,17 @@ final class IIOPolledAccelerometer {
             let value = Vector3(try files.x.read(), try files.y.read(), try files.z.read()) + device.offset
             return UnscaledReading(value: value, timestamp: nil)
         }
+        // Read as text and parsed as the open files are: libiio's read_longlong turns "-25.6" into -25, and reads
+        // "010" as octal 8.
         func raw(_ channel: OpaquePointer) throws(SensorError) -> Double {
-            var value: Int64 = 0
-            let result = iio_channel_attr_read_longlong(channel, "raw", &value)
-            guard result == 0 else { throw SensorError("iio_channel_attr_read_longlong", errno: -result, device: device.id) }
-            return Double(value)
+            var bytes = [CChar](repeating: 0, count: 32)
+            let count = bytes.withUnsafeMutableBufferPointer { iio_channel_attr_read(channel, "raw", $0.baseAddress, $0.count) }
+            guard count > 0 else { throw SensorError("iio_channel_attr_read", errno: count == 0 ? EIO : Int32(-count), device: device.id) }
+            let text = String(decoding: bytes.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let value = RawAttributeFile.value(parsing: text) else {
+                throw SensorError("parse raw \"\(text.filter { $0 != "\0" }.trimmingSpaces)\"", errno: EINVAL, device: device.id)
+            }
+            return value
         }
         let channels = device.channels
         let value = Vector3(try raw(channels.x), try raw(channels.y), try raw(channels.z)) + device.offset

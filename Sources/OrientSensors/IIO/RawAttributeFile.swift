@@ -35,8 +35,20 @@ final class RawAttributeFile {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { throw SensorError("pread \(path)", errno: count == 0 ? EIO : errno, device: deviceID) }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingSpaces
-        guard let value = Double(text) else { throw SensorError("parse \(path): \"\(text)\"", errno: EINVAL, device: deviceID) }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
+        guard let value = Self.value(parsing: text) else {
+            throw SensorError("parse \(path): \"\(text.trimmingSpaces)\"", errno: EINVAL, device: deviceID)
+        }
+        return value
+    }
+
+    /// A raw attribute's text as a number: an integer (`-919`), or a decimal (`-25.6`), which some drivers and
+    /// emulated sensors write. Surrounding white space and NULs are ignored; the decimal separator is always `.`;
+    /// a leading zero is not octal. `nil` for anything else, infinities and NaN included.
+    static func value(parsing text: String) -> Double? {
+        let trimmed = String(text.filter { $0 != "\0" }).trimmingSpaces
+        guard let first = trimmed.first, first.isASCII, first.isNumber || first == "-" || first == "+" || first == "." else { return nil }
+        guard let value = Double(trimmed), value.isFinite else { return nil }
         return value
     }
 }

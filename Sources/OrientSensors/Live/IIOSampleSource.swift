@@ -7,6 +7,9 @@ import Logging
 public struct IIOSampleSource: SampleSource {
     public let configuration: LiveSensorConfiguration
     let logger: Logger
+    /// 1 g learned per sensor, kept across captures: an on-demand daemon opens the sensor for every client, and
+    /// learning again each time would delay each first orientation by a second and repeat the warning.
+    private let learned = LearnedGravity()
 
     public init(configuration: LiveSensorConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -18,8 +21,9 @@ public struct IIOSampleSource: SampleSource {
         let handle = CaptureHandle { stop.set() }
         let configuration = self.configuration
         let logger = self.logger
+        let learned = self.learned
         startThread(name: "orientd-capture") {
-            LiveCapture(configuration: configuration, deliver: deliver, stop: stop, logger: logger).run()
+            LiveCapture(configuration: configuration, deliver: deliver, stop: stop, logger: logger, learned: learned).run()
             handle.markFinished()
         }
         return handle

@@ -11,6 +11,7 @@ final class LiveCapture {
     private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
     private let logger: Logger
+    private let learned: LearnedGravity
 
     /// How the open sensor is read.
     private enum Reader {
@@ -34,7 +35,7 @@ final class LiveCapture {
 
     private var reader: Reader?
     private var candidate: AccelerometerCandidate?
-    private var calibrator = GravityCalibrator()
+    private var calibrator = GravityCalibrator(publishedScale: nil)
     private var timeBase = SampleTimeBase(clock: nil)
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
@@ -43,11 +44,15 @@ final class LiveCapture {
     private var openedDescription: SensorDescription?
     private var lastDelivery = 0.0
 
-    init(configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger) {
+    init(
+        configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger,
+        learned: LearnedGravity
+    ) {
         self.configuration = configuration
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
+        self.learned = learned
     }
 
     func run() {
@@ -169,11 +174,16 @@ final class LiveCapture {
                 for problem in problems { logger.warning("\(problem)") }
                 reader = opened
                 candidate = chosen
-                calibrator = GravityCalibrator()
+                let learnedBefore = learned.correction(id: chosen.id, publishedScale: device.scale)
+                calibrator = GravityCalibrator(publishedScale: device.scale, learnedBefore: learnedBefore)
                 timeBase = SampleTimeBase(clock: device.timestampClock)
                 lastReason = nil
                 failures = 0
-                if device.scale == nil { logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest") }
+                if let learnedBefore {
+                    logger.info("\(chosen.id): correcting readings ×\(GravityCorrection.format(learnedBefore)), as learned at rest before")
+                } else if device.scale == nil {
+                    logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest")
+                }
                 logger.info("using \(chosen.id): \(reason)")
                 let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
                 let description = SensorDescription(
@@ -188,22 +198,28 @@ final class LiveCapture {
         }
     }
 
-    /// Scales a reading and delivers it; nil while the scale is still being learned.
+    /// Scales a reading, corrects it by what the calibrator learned, and delivers it; nil while a sensor without a
+    /// scale has not been learned yet.
     @discardableResult
     private func emit(_ reading: UnscaledReading, scale: Vector3?) -> AccelSample? {
         let unscaled = reading.value
         let now = monotonicSeconds()
         let time = reading.timestamp.map { timeBase.monotonic(stamp: $0, now: now, clockNow: timeBase.clock?.now) } ?? now
-        let value: Vector3
-        if let scale {
-            value = Vector3(unscaled.x * scale.x, unscaled.y * scale.y, unscaled.z * scale.z)
-        } else {
-            guard let factor = calibrator.scale(afterReading: unscaled.length) else { return nil }
-            value = unscaled * factor
-        }
-        let sample = AccelSample(time: time, acceleration: value)
+        let published = scale.map { Vector3(unscaled.x * $0.x, unscaled.y * $0.y, unscaled.z * $0.z) } ?? unscaled
+        if let correction = calibrator.learn(magnitude: published.length, at: time) { announce(correction) }
+        guard let factor = calibrator.correction else { return nil }
+        let sample = AccelSample(time: time, acceleration: factor == 1 ? published : published * factor)
         deliver(.sample(sample))
         return sample
+    }
+
+    /// Logs what the calibrator learned (a warning when it corrects a published scale), remembers it for the next
+    /// capture, and tells the consumer.
+    private func announce(_ correction: GravityCorrection) {
+        let text = correction.explanation(device: openedDescription?.displayName ?? candidate?.id ?? "the sensor")
+        if correction.publishedScale == nil { logger.notice("\(text)") } else { logger.warning("\(text)") }
+        if let id = candidate?.id { learned.remember(correction.factor, id: id, publishedScale: correction.publishedScale) }
+        deliver(.gravityLearned(correction))
     }
 
     private func handleEvents(_ udev: UdevSession) {

@@ -55,6 +55,8 @@ final class SensorPipeline: @unchecked Sendable {
             } catch {
                 logger.debug("sample refused: \(error)")
             }
+        case .gravityLearned:
+            break  // the live source has logged it, and the samples that follow are corrected
         case .closed(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
