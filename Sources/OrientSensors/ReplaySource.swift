@@ -56,6 +56,9 @@ public struct ReplaySource: SampleSource {
             reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
     }
 
+    /// The replay wakes at most once per interval and hands over every sample due by then (see `pace`).
+    static let batchInterval = Duration.milliseconds(40)
+
     /// Pull-based: at `max` speed a sample is read only when the consumer asks for one.
     public func events() -> AsyncStream<SensorEvent> {
         let cursor = self.cursor
@@ -169,7 +172,12 @@ private final class ReplayCursor: @unchecked Sendable {
             return
         }
         let deadline = start.instant + .seconds((time - start.time) / factor)
-        if deadline > now { try await clock.sleep(until: deadline) }
+        guard deadline > now else { return }
+        // Wake on a grid of `batchInterval` from the start, never between: samples due within one interval are
+        // delivered together, as a buffered sensor's FIFO hands them over at its watermark. Each carries its
+        // own time, so what the classifier makes of them does not change; only the wakeups do.
+        let intervals = ((deadline - start.instant) / ReplaySource.batchInterval).rounded(.up)
+        try await clock.sleep(until: start.instant + ReplaySource.batchInterval * intervals)
     }
 
     private func describe(_ metadata: TraceMetadata) -> SensorDescription {

@@ -135,4 +135,27 @@ struct ReplaySourceTests {
         #expect(times == times.sorted() && Set(times).count == times.count, "the second start continues, no repeats")
         #expect(delivered.withLock { $0.filter { if case .opened = $0 { true } else { false } }.count } == 2)
     }
+
+    @Test("At real speed a 100 Hz trace is handed over in batches, one wakeup per 40 ms, and no sample early")
+    func batchedWakeups() async throws {
+        let source = try ReplaySource(path: try traceFile(count: 61), speed: .factor(1))
+        let clock = ContinuousClock()
+        let arrivals = Mutex<[(time: Double, at: ContinuousClock.Instant)]>([])
+        let handle = source.start { event in
+            if case .sample(let sample) = event { arrivals.withLock { $0.append((sample.time, clock.now)) } }
+        }
+        for _ in 0..<200 where arrivals.withLock({ $0.count }) < 61 { try await Task.sleep(for: .milliseconds(50)) }
+        await handle.stop()
+        let seen = arrivals.withLock { $0 }
+        try #require(seen.count == 61)
+        // The first sample sets the origin; each later one is due (time - 5 s) after it.
+        let origin = seen[0].at
+        for (time, at) in seen.dropFirst() {
+            #expect(at - origin >= .seconds(time - 5) - .milliseconds(1), "sample \(time) delivered before it was due")
+        }
+        // Deliveries more than 10 ms apart start a new batch: 0.6 s makes 15 intervals of 40 ms, not 60 samples.
+        let batches = 1 + zip(seen.dropFirst(), seen).filter { $0.at - $1.at > .milliseconds(10) }.count
+        #expect(batches <= 20, "\(batches) wakeups for 61 samples")
+        #expect(batches >= 10, "\(batches) wakeups: the replay still paces itself")
+    }
 }
