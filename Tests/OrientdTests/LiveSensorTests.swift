@@ -122,42 +122,44 @@ struct LiveSensorTests {
         #expect(human.stdout.contains("Orientation: portrait"))
     }
 
-    @Test("The mount matrix comes from sysfs when udev has none; a proper rotation is used as it is")
-    func sysfsMatrix() throws {
+    /// Starts the daemon on one sensor whose raw reading is `raw` and whose sysfs mount matrix is `matrix`;
+    /// returns the device orientation it settles on and whether status says the matrix was repaired.
+    private func sysfsMatrixReading(
+        raw: (x: String, y: String, z: String), matrix: String, arguments: [String] = []
+    ) throws -> (device: String?, repaired: Bool?) {
         let testbed = try UmockdevTestbed()
         var attributes = Self.portraitAttributes
-        // Sensor x is device -y: the portrait reading (0, -256, 0) in device terms is (256, 0, 0) raw.
-        attributes["in_accel_x_raw"] = "256"
-        attributes["in_accel_y_raw"] = "0"
-        attributes["in_accel_mount_matrix"] = "0, 1, 0; -1, 0, 0; 0, 0, 1"
+        attributes["in_accel_x_raw"] = raw.x
+        attributes["in_accel_y_raw"] = raw.y
+        attributes["in_accel_z_raw"] = raw.z
+        attributes["in_accel_mount_matrix"] = matrix
         _ = try testbed.addDevice("iio:device0", attributes: attributes)
-        let daemon = try startDaemon(testbed)
-        #expect(try daemon.poll { $0.device != "unknown" }?.device == "portrait", "\(daemon.log)")
+        let daemon = try startDaemon(testbed, arguments)
+        let device = try daemon.poll { $0.device != "unknown" }?.device
         let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
-        #expect(status?.sensorInfo?.mountMatrixRepaired == false)
+        return (device, status?.sensorInfo?.mountMatrixRepaired)
+    }
+
+    @Test("The mount matrix comes from sysfs when udev has none; a proper rotation is used as it is")
+    func sysfsMatrix() throws {
+        // Sensor x is device -y: the portrait reading (0, -256, 0) in device terms is (256, 0, 0) raw.
+        let found = try sysfsMatrixReading(raw: ("256", "0", "0"), matrix: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(found.device == "portrait")
+        #expect(found.repaired == false)
     }
 
     @Test("A mirrored sysfs matrix (z row negated) is repaired: lying face up reads face-up, not face-down")
     func mirroredMatrixRepaired() throws {
-        let testbed = try UmockdevTestbed()
-        var attributes = Self.portraitAttributes
         // Face up reads (0, 0, -g) in device terms; this sensor's z is the device's z, but the matrix says -z.
-        attributes["in_accel_y_raw"] = "0"
-        attributes["in_accel_z_raw"] = "-256"
-        attributes["in_accel_mount_matrix"] = "0, 1, 0; -1, 0, 0; 0, 0, -1"
-        _ = try testbed.addDevice("iio:device0", attributes: attributes)
-        let daemon = try startDaemon(testbed)
-        #expect(try daemon.poll { $0.device != "unknown" }?.device == "face-up", "\(daemon.log)")
-        let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
-        #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
-        #expect(status?.sensorInfo?.mountMatrixRepaired == true)
-        daemon.signal(SIGTERM)
-
+        let mirrored = "0, 1, 0; -1, 0, 0; 0, 0, -1"
+        let repaired = try sysfsMatrixReading(raw: ("0", "0", "-256"), matrix: mirrored)
+        #expect(repaired.device == "face-up")
+        #expect(repaired.repaired == true)
         // As found, the mirror swaps face up and face down: what the repair is for.
-        let unrepaired = try startDaemon(testbed, ["--no-mount-repair"])
-        #expect(try unrepaired.poll { $0.device != "unknown" }?.device == "face-down", "\(unrepaired.log)")
-        #expect(try unrepaired.poll(op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.mountMatrixRepaired == false)
+        let asFound = try sysfsMatrixReading(raw: ("0", "0", "-256"), matrix: mirrored, arguments: ["--no-mount-repair"])
+        #expect(asFound.device == "face-down")
+        #expect(asFound.repaired == false)
     }
 
     @Test("With a base and a display accelerometer the display one drives the screen; a base one alone does not")
