@@ -44,7 +44,7 @@ extension Orientd {
             }
             print("  mount-repair: \(c.mountRepair)")
             print("  rate: \(c.rate) Hz")
-            print("  still-rate: \(c.stillRate.map { "\($0) Hz (polled, once still for a second)" } ?? "off")")
+            print("  still-rate: \(c.stillRate.map { "\($0) Hz (once still for a second)" } ?? "off")")
             print("  sampling: \(c.sampling.rawValue)")
             print("  dbus: \(c.dbus ? "yes (net.hadess.SensorProxy on the system bus)" : "no")")
             print("  control-group: \(c.controlGroup ?? "none (root only)")")

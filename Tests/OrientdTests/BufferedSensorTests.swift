@@ -127,4 +127,24 @@ struct BufferedSensorTests {
         #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("Orientation: portrait-upside-down"))
     }
+
+    @Test("Still for a second, a buffered device is asked for the still rate; the first scan that differs asks for the full rate")
+    func stillRate() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(
+            Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: sampling_frequency=100\\n\n")
+        let attribute = testbed.root + "/sys/devices/platform/accel/iio:device0/sampling_frequency"
+        func requested() -> Double? {
+            (try? String(contentsOfFile: attribute, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let daemon = try run(testbed)
+        #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
+        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 150, rate: 50)
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(waitFor(timeout: 6) { requested() == 5 }, "still: the still rate, \(String(describing: requested()))")
+        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]), count: 200, rate: 50)
+        #expect(waitFor(timeout: 6) { requested() == 50 }, "moving: the full rate again, \(String(describing: requested()))")
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
+    }
 }

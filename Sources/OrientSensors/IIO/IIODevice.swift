@@ -54,12 +54,16 @@ final class IIODevice {
         }
         timestampClock = length > 0
             ? TimestampClock(attribute: String(decoding: clockName.prefix { $0 != 0 }, as: UTF8.self)) : nil
-        // Ask for the rate; keep whatever the device does (many accept only a fixed list, or none).
-        if iio_device_find_attr(device, "sampling_frequency") != nil {
-            _ = iio_device_attr_write_double(device, "sampling_frequency", requestedRate)
-            var actual = 0.0
-            if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
-        }
+        requestRate(requestedRate)
+    }
+
+    /// Asks the device for `requested` samples a second and keeps in `rate` what it then reports: many accept
+    /// only a fixed list, some none. Does nothing for a device without `sampling_frequency`.
+    func requestRate(_ requested: Double) {
+        guard iio_device_find_attr(device, "sampling_frequency") != nil else { return }
+        _ = iio_device_attr_write_double(device, "sampling_frequency", requested)
+        var actual = 0.0
+        if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
     }
 
     deinit {

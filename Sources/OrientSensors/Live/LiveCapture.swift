@@ -43,6 +43,8 @@ final class LiveCapture {
     /// What `.opened` said about the open sensor, said again when it reads again after failing.
     private var openedDescription: SensorDescription?
     private var lastDelivery = 0.0
+    /// The sampling period last asked of a buffered device: the full rate's when opened, the still rate's once still.
+    private var bufferedPeriod = 0.0
 
     init(
         configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger,
@@ -94,8 +96,20 @@ final class LiveCapture {
                 do {
                     let readings = try buffered.read()
                     failures = 0
-                    for reading in readings { emit(reading, scale: buffered.device.scale) }
+                    var wanted: Double?
+                    for reading in readings {
+                        if let sample = emit(reading, scale: buffered.device.scale) {
+                            wanted = pace.period(after: sample.acceleration, at: sample.time)
+                        }
+                    }
                     if !readings.isEmpty { lastDelivery = monotonicSeconds() }
+                    // Still: the device itself samples slowly (a HID hub then wakes the host less); at the first
+                    // reading that differs, back to the full rate.
+                    if let wanted, wanted != bufferedPeriod {
+                        bufferedPeriod = wanted
+                        buffered.device.requestRate(1 / wanted)
+                        logger.debug("\(buffered.device.id): sampling_frequency \(1 / wanted) Hz requested")
+                    }
                 } catch where error.errno == ETIMEDOUT || error.errno == EAGAIN {
                     // Nothing this time; the stall check below decides.
                 } catch where error.deviceIsGone {
@@ -156,6 +170,7 @@ final class LiveCapture {
         case .chosen(let chosen, let reason):
             do {
                 let device = try IIODevice(id: chosen.id, requestedRate: configuration.rate)
+                bufferedPeriod = 1 / configuration.rate
                 var opened: Reader = .polled(IIOPolledAccelerometer(device))
                 var pollingReason: String?
                 let access = BufferedAccess(deviceID: chosen.id, sysfsPath: chosen.path)

@@ -29,8 +29,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mountRepair = true
     /// Samples per second asked of the sensor.
     public var rate: Double = 50
-    /// Samples per second of a polled sensor once the device has been still for a second; the full rate returns
-    /// at the first reading that differs. nil (`still-rate = off`): always `rate`.
+    /// Samples per second once the device has been still for a second (polled: read less often; buffered: asked
+    /// through sampling_frequency); the full rate returns at the first reading that differs. nil
+    /// (`still-rate = off`): always `rate`.
     public var stillRate: Double? = 5
     public var sampling: SamplingPolicy = .onDemand
     /// Serve iio-sensor-proxy's net.hadess.SensorProxy on the system bus, for GNOME, KDE and Qt.
