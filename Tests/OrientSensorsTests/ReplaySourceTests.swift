@@ -154,8 +154,8 @@ struct ReplaySourceTests {
             #expect(at - origin >= .seconds(time - 5) - .milliseconds(1), "sample \(time) delivered before it was due")
         }
         // Deliveries more than 10 ms apart start a new batch: 0.6 s makes 15 intervals of 40 ms, not 60 samples.
+        // (A busy machine makes fewer, later batches; the pacing itself is what "never early" checks.)
         let batches = 1 + zip(seen.dropFirst(), seen).filter { $0.at - $1.at > .milliseconds(10) }.count
         #expect(batches <= 20, "\(batches) wakeups for 61 samples")
-        #expect(batches >= 10, "\(batches) wakeups: the replay still paces itself")
     }
 }
