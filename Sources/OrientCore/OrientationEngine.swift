@@ -41,6 +41,13 @@ public struct OrientationEngine: Sendable {
         return try feedDeviceFrame(inDeviceFrame)
     }
 
+    /// Holds the interface upright for the keyboard (out of tablet mode under `rotate-in = tablet-mode`), or
+    /// releases it. Returns the change when the interface orientation moved.
+    public mutating func setHeldUpright(_ held: Bool, time: Double) -> Change? {
+        guard tracker.setHeldUpright(held) else { return nil }
+        return Change(time: time, device: device, interface: tracker.interface)
+    }
+
     /// Feeds one sample already in the device frame.
     public mutating func feedDeviceFrame(_ sample: AccelSample) throws(ClassifierError) -> Change? {
         guard let device = try classifier.feed(sample) else { return nil }

@@ -9,6 +9,8 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
     /// `false` is UIKit's `shouldAutorotate = NO`: this client's interface stays where it is.
     public private(set) var autorotates: Bool
     public private(set) var systemLocked: Bool
+    /// Out of tablet mode under `rotate-in = tablet-mode`: held upright for the keyboard (see ``setHeldUpright(_:)``).
+    public private(set) var heldUpright = false
     public private(set) var device: DeviceOrientation
     public private(set) var interface: InterfaceOrientation
 
@@ -34,7 +36,7 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
     }
 
     public var effectiveMask: InterfaceOrientationMask { systemMask.intersection(clientMask) }
-    public var isLocked: Bool { systemLocked || !autorotates }
+    public var isLocked: Bool { systemLocked || !autorotates || heldUpright }
 
     /// Feeds a new device orientation. Returns whether the interface orientation changed.
     @discardableResult
@@ -48,6 +50,24 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
     public mutating func setSystemLocked(_ locked: Bool) -> Bool {
         systemLocked = locked
         return reresolve()
+    }
+
+    /// Holds the interface as a laptop's: on holding, it turns to what portrait gives (the screen the right way
+    /// up for the keyboard) unless a lock already holds it, then stays there whatever the device does; on
+    /// release it follows the device again.
+    @discardableResult
+    public mutating func setHeldUpright(_ held: Bool) -> Bool {
+        guard held != heldUpright else { return false }
+        let before = interface
+        if held {
+            let device = self.device
+            self.device = .portrait
+            reresolve()
+            self.device = device
+        }
+        heldUpright = held
+        reresolve()
+        return interface != before
     }
 
     /// Changes the system mask. An empty effective mask is refused and nothing changes.
@@ -80,6 +100,7 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
         if system.intersection(client).isEmpty { throw EmptyMaskError(systemMask: system, clientMask: client) }
     }
 
+    @discardableResult
     private mutating func reresolve() -> Bool {
         // The effective mask is checked non-empty on every path that changes it, so this cannot throw.
         let next = (try? OrientationResolver.resolve(

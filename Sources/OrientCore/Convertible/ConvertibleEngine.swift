@@ -1,0 +1,62 @@
+/// The whole engine for a device that may be a convertible: the display's orientation, and, when the device has
+/// a base sensor, the hinge angle and posture, with `rotate-in` applied between them.
+///
+/// Without a base sensor (or for samples that carry no base reading) it is exactly ``OrientationEngine``.
+public struct ConvertibleEngine: Sendable {
+    /// What one sample changed.
+    public struct Update: Sendable, Equatable {
+        /// The orientation change, when the device or interface orientation moved.
+        public var orientation: OrientationEngine.Change?
+        /// The posture, tablet mode or hinge angle change, when one moved.
+        public var posture: PostureEngine.Change?
+
+        public var isEmpty: Bool { orientation == nil && (posture?.isEmpty ?? true) }
+    }
+
+    public private(set) var orientation: OrientationEngine
+    /// `nil` when the device has no base sensor.
+    public private(set) var posture: PostureEngine?
+    public let rotateIn: RotateIn
+
+    /// - Parameter rotateIn: defaults to `tablet-mode` when there is a posture engine, `always` otherwise.
+    public init(orientation: OrientationEngine, posture: PostureEngine?, rotateIn: RotateIn? = nil) {
+        self.orientation = orientation
+        self.posture = posture
+        self.rotateIn = rotateIn ?? (posture == nil ? .always : .tabletMode)
+    }
+
+    /// Feeds one sample: the display reading in its sensor frame, and the base reading when it has one.
+    public mutating func feed(_ sample: AccelSample) throws(ClassifierError) -> Update {
+        var update = Update()
+        let display = orientation.mountMatrix.apply(sample.acceleration)
+        update.orientation = try orientation.feedDeviceFrame(
+            AccelSample(time: sample.time, acceleration: display))
+        guard var engine = posture, let base = sample.base else { return update }
+        let change = try engine.feed(time: sample.time, display: display, base: base)
+        posture = engine
+        if !change.isEmpty { update.posture = change }
+        if case .some(let mode) = change.tabletMode, rotateIn == .tabletMode,
+            let held = orientation.setHeldUpright(mode == false, time: sample.time)
+        {
+            update.orientation = held
+        }
+        return update
+    }
+
+    /// The base sensor went away (or its readings stopped): posture unknown, and the display alone turns the
+    /// screen again, as on a tablet.
+    public mutating func baseLost(time: Double) -> Update {
+        guard var engine = posture else { return Update() }
+        var update = Update()
+        let change = engine.reset(time: time)
+        posture = engine
+        if !change.isEmpty { update.posture = change }
+        update.orientation = orientation.setHeldUpright(false, time: time)
+        return update
+    }
+
+    /// The lid switch's state (SW_LID), when there is one.
+    public mutating func setLidClosed(_ closed: Bool?) {
+        posture?.setLidClosed(closed)
+    }
+}
