@@ -4,8 +4,8 @@
 /// classifier does (a reading far from 1 g or in free fall makes θ unknown until `motionHoldoff` after it); θ is
 /// unknown while gravity runs within `hingeVerticalAngle` of the hinge. Otherwise θ comes from the filtered
 /// vectors (``HingeGeometry/angle(display:base:)``), and near 0°/360°, where closed and folded flat read the
-/// same, from continuity: the lid switch when it says closed, else the last known angle, else (at start) which
-/// way the screen faces: up means folded back, down means shut.
+/// same, from continuity: the lid switch when it says closed, else the last known angle when it was within 90° of
+/// one end, else which way the screen faces: up means folded back, down means shut.
 public struct HingeAngleEstimator: Sendable {
     public let settings: PostureSettings
     public let motionGate: ClassifierSettings
@@ -90,8 +90,11 @@ public struct HingeAngleEstimator: Sendable {
         guard raw < zone || raw > 360 - zone else { return raw }
         let folded: Bool =
             if lidClosed == true { false }
-            else if let lastKnown { lastKnown > 180 }
-            // At rest the display reads gravity: z < 0 when the screen faces up, as a tablet is held.
+            else if let lastKnown, lastKnown <= 90 { false }
+            else if let lastKnown, lastKnown >= 270 { true }
+            // Never seen, or last seen far from both ends (the fold or the closing happened while the angle could
+            // not be read, e.g. in a quick motion): a tablet is held screen up, a shut lid lies screen down. At
+            // rest the display reads gravity, so z < 0 means the screen faces up.
             else { filteredDisplay.z < 0 }
         if folded { return raw < zone ? 360 : raw }
         return raw > 360 - zone ? 0 : raw
