@@ -1,0 +1,99 @@
+import OrientCore
+import OrientScenarios
+import Testing
+
+/// The posture defaults against synthesised convertibles at every supported rate.
+///
+/// Asserts the targets: every hold's posture and tablet mode right, no spurious tablet-mode change, θ within 3°
+/// at the 95th percentile wherever it is known on a hold, and tablet mode on within 300 ms of a fold ending.
+/// Prints the figures that BENCHMARKS.md quotes.
+@Suite("Convertible scenario suite")
+struct FoldScenarioSuiteTests {
+    static let seeds: ClosedRange<UInt64> = 1...6
+
+    @Test("Opening, typing, folding, tent, stand, walking, book and flat meet the posture targets",
+          arguments: ScenarioLibrary.rates)
+    func suite(rate: Double) {
+        var failures: [String] = []
+        var holds = 0
+        var holdsRight = 0
+        var spurious = 0
+        var errors: [Double] = []
+        var reactions: [Double] = []
+        var postureReactions: [Double] = []
+        for seed in Self.seeds {
+            for scenario in FoldLibrary.all(rate: rate, seed: seed) {
+                let result = scenario.run()
+                failures += result.failures
+                holds += result.holds
+                holdsRight += result.holdsRight
+                spurious += result.spuriousTabletModeChanges
+                errors += result.hingeErrors
+                reactions += result.tabletModeReactions
+                postureReactions += result.tabletPostureReactions
+            }
+        }
+        let error = LatencySummary(errors)
+        let reaction = LatencySummary(reactions)
+        let postureReaction = LatencySummary(postureReactions)
+        print("convertible scenarios @\(Int(rate)) Hz: posture right on \(holdsRight)/\(holds) holds, "
+            + "\(spurious) spurious tablet-mode changes, θ error p50 \(rounded(error.p50))° p95 \(rounded(error.p95))° "
+            + "max \(rounded(error.max))°, tablet mode after fold end p95 \(reaction.p95Ms) ms (\(reactions.count) folds), "
+            + "tablet posture p95 \(postureReaction.p95Ms) ms max \(postureReaction.maxMs) ms")
+        #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
+        #expect(spurious == 0)
+        #expect(error.p95 <= 3, "θ error p95 \(error.p95)° over the 3° goal")
+        #expect(reaction.p95 <= 0.3)
+        #expect(!reactions.isEmpty && !errors.isEmpty, "the suite measured nothing")
+    }
+
+    private func rounded(_ degrees: Double) -> Double { (degrees * 10).rounded() / 10 }
+}
+
+/// The suite's checks must be able to fail: a tracker missing one of its defences fails the scenarios meant for it.
+@Suite("Convertible scenario suite catches broken trackers")
+struct FoldScenarioSuiteTeethTests {
+    private func failures(_ prefix: String, repair: Bool = true, _ change: (inout PostureSettings) -> Void = { _ in })
+        -> [String]
+    {
+        var settings = PostureSettings()
+        change(&settings)
+        return (1...UInt64(3)).flatMap { seed in
+            FoldLibrary.all(rate: 50, seed: seed).filter { $0.name.hasPrefix(prefix) }
+                .flatMap { $0.run(settings: settings, repairHandedness: repair).failures }
+        }
+    }
+
+    @Test("Reading the angle with the hinge vertical makes a book change posture")
+    func noHingeVerticalGate() {
+        let found = failures("held-as-a-book") {
+            $0.hingeVerticalAngle = 0
+            $0.hingeReadableAngle = 0
+        }
+        #expect(found.contains { $0.contains("spurious") })
+    }
+
+    @Test("Without continuity at the wrap, a shut lid reads as a tablet now and then")
+    func noWrapContinuity() {
+        let found = failures("opening-from-closed") { $0.wrapZone = 0 }
+        #expect(!found.isEmpty)
+    }
+
+    @Test("Mirrored matrices left unrepaired turn the base upside down and the angle with it")
+    func noMountRepair() {
+        #expect(!failures("folding-to-tablet", repair: false).isEmpty)
+    }
+
+    @Test("A long settle time misses the 300 ms reaction")
+    func sluggishSettle() {
+        var reactions: [Double] = []
+        var settings = PostureSettings()
+        settings.settleTime = 0.8
+        for seed in 1...UInt64(3) {
+            for scenario in FoldLibrary.all(rate: 50, seed: seed) where scenario.name.hasPrefix("folding") {
+                reactions += scenario.run(settings: settings).tabletPostureReactions
+            }
+        }
+        #expect(LatencySummary(reactions).p95 > 0.3)
+    }
+}
