@@ -26,6 +26,18 @@ public enum SensorSelection {
     }
 }
 
+extension SensorSelection {
+    /// The keyboard-base sensor of a convertible beside the chosen display sensor: the first by id whose location
+    /// is `base`; `nil` on a tablet, or when the base itself was configured as the device to use.
+    public static func base(from candidates: [AccelerometerCandidate], display: AccelerometerCandidate)
+        -> AccelerometerCandidate?
+    {
+        guard display.location == .display else { return nil }
+        return candidates.sorted { $0.id.localizedStandardLess($1.id) }
+            .first { $0.location == .base && $0.id != display.id }
+    }
+}
+
 extension String {
     /// `iio:device2` before `iio:device10`.
     func localizedStandardLess(_ other: String) -> Bool {

@@ -1,0 +1,48 @@
+import Logging
+import OrientCore
+
+/// The keyboard-base accelerometer of a convertible, read by polling right after each display reading.
+///
+/// Pairing by taking the base reading at the display's pace keeps the two within a read's time (well under a
+/// millisecond) of each other, with no second clock or buffer to align; the base changes only as the hinge
+/// or the whole device moves, which the display's rate follows anyway. Its scale is checked and learned as the
+/// display's is.
+final class BaseSensor {
+    let candidate: AccelerometerCandidate
+    let mountMatrix: MountMatrix
+    let matrixSource: SensorDescription.MatrixSource
+    private let reader: IIOPolledAccelerometer
+    private let learned: LearnedGravity
+    private let logger: Logger
+    private var calibrator: GravityCalibrator
+
+    var id: String { candidate.id }
+
+    init(_ candidate: AccelerometerCandidate, rate: Double, learned: LearnedGravity, logger: Logger) throws(SensorError) {
+        let device = try IIODevice(id: candidate.id, requestedRate: rate)
+        self.candidate = candidate
+        self.reader = IIOPolledAccelerometer(device)
+        self.learned = learned
+        self.logger = logger
+        let (matrix, source, problems) = candidate.mountMatrix(override: nil)
+        for problem in problems { logger.warning("\(problem)") }
+        self.mountMatrix = matrix
+        self.matrixSource = source
+        let before = learned.correction(id: candidate.id, publishedScale: device.scale)
+        self.calibrator = GravityCalibrator(publishedScale: device.scale, learnedBefore: before)
+    }
+
+    /// The base reading now, scaled and corrected; `nil` while a missing scale is still being learned.
+    func read(at time: Double) throws(SensorError) -> Vector3? {
+        let unscaled = try reader.read().value
+        let scale = reader.device.scale
+        let published = scale.map { Vector3(unscaled.x * $0.x, unscaled.y * $0.y, unscaled.z * $0.z) } ?? unscaled
+        if let correction = calibrator.learn(magnitude: published.length, at: time) {
+            let text = correction.explanation(device: "base accelerometer \(candidate.id)")
+            if correction.publishedScale == nil { logger.notice("\(text)") } else { logger.warning("\(text)") }
+            learned.remember(correction.factor, id: candidate.id, publishedScale: correction.publishedScale)
+        }
+        guard let factor = calibrator.correction else { return nil }
+        return factor == 1 ? published : published * factor
+    }
+}
