@@ -80,12 +80,12 @@ struct ConfigurationFileTests {
         ("rate =\n", "bad.conf:1: rate: expected a value"),
         ("mask = sideways\n", "bad.conf:1: mask: unknown orientation mask"),
         ("[classifier]\nsettle = 1\n", "bad.conf:2: classifier.settle: unknown setting"),
-        ("[classifier]\nsettle-time = -1\n", "bad.conf: classifier.settle-time:"),
+        ("[classifier]\nsettle-time = -1\n", "bad.conf:2: classifier.settle-time:"),
         ("[filter]\nsettle-time = 1\n", "bad.conf:2: unknown section [filter]"),
         ("sampling = sometimes\n", "bad.conf:1: sampling: expected on-demand or always"),
         ("mount-repair = maybe\n", "bad.conf:1: mount-repair: expected true or false"),
         ("mount-matrix = 1, 0, 0; 0, 1, 0\n", "bad.conf:1: mount-matrix: bad mount matrix"),
-        ("mask = portrait\npreferred = landscape-left\n", "bad.conf: preferred: landscape-left is not allowed by the mask portrait"),
+        ("mask = portrait\npreferred = landscape-left\n", "bad.conf:2: preferred: landscape-left is not allowed by the mask portrait"),
         ("# ok\n[classifier\n", "bad.conf:2: expected a section header"),
         ("[]\n", "bad.conf:1: expected a section header"),
         ("[a b]\n", "bad.conf:1: \"a b\" is not a section name"),
@@ -94,9 +94,13 @@ struct ConfigurationFileTests {
         ("rate = 10\n\nrate = 20\n", "bad.conf:3: rate is already set at line 1"),
         ("mask all = x\n", "bad.conf:1: \"mask all\" is not a key name"),
         ("request-timeout = 0\n", "bad.conf:1: request-timeout: expected seconds, more than 0"),
-        ("still-rate = 0.5\n", "bad.conf: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
-        ("rate = 2\nstill-rate = 5\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
+        ("still-rate = 0.5\n", "bad.conf:1: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
+        ("rate = 2\nstill-rate = 5\n", "bad.conf:2: still-rate: 5.0 must be at most rate (2.0)"),
         ("still-rate = never\n", "bad.conf:1: still-rate: \"never\" is not a number"),
+        // A check of values together names the line of the key it names, wherever that is; a key left at its
+        // default has no line.
+        ("still-rate = 5\nrate = 2\n", "bad.conf:1: still-rate:"),
+        ("rate = 2\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
     ])
     func errors(text: String, message: String) {
         #expect {

@@ -53,6 +53,8 @@ public enum ConfigurationFile {
         } catch {
             var error = error
             error.file = file
+            // A value that does not fit with the others: name the line that set it, when the file did.
+            error.line = parsed.assignments.last { ($0.section.map { $0 + "." } ?? "") + $0.key == error.key }?.line
             throw error
         }
         return configuration
