@@ -137,7 +137,14 @@ let package = Package(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
-        .testTarget(name: "OrientServerTests", dependencies: ["OrientServer", "OrientScenarios", "OrientTrace"]),
+        // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
+        .testTarget(
+            name: "OrientServerTests",
+            dependencies: [
+                "OrientServer", "OrientScenarios", "OrientTrace",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "OrientdTests",
             dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "orientd"],

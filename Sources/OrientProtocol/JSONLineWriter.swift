@@ -34,6 +34,11 @@ public struct JSONLineWriter: Sendable {
         field(key, value)
     }
 
+    public mutating func field(_ key: String, _ value: Bool?) {
+        guard let value else { return nullField(key) }
+        field(key, value)
+    }
+
     public mutating func field(_ key: String, _ value: String?) {
         guard let value else { return nullField(key) }
         field(key, value)

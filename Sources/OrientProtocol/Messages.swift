@@ -47,6 +47,10 @@ public enum Messages {
         writer.field("mask", state.mask.name)
         writer.field("sensor", state.sensor.rawValue)
         writer.field("t", state.time)
+        // Always present, so that a client can tell "no base sensor" (unknown, null) from an older daemon.
+        writer.field("posture", state.hinge.posture.rawValue)
+        writer.field("tablet-mode", state.hinge.tabletMode)
+        writer.field("hinge-angle", state.hinge.hingeAngle)
     }
 }
 

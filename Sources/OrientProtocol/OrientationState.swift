@@ -20,10 +20,12 @@ public struct OrientationState: Sendable, Hashable {
     public var sensor: SensorState
     /// The sample time of the last committed change; `nil` before the first.
     public var time: Double?
+    /// Posture, tablet mode and hinge angle; unknown without a base sensor.
+    public var hinge: HingeState
 
     public init(
         device: DeviceOrientation, interface: InterfaceOrientation, locked: Bool, mask: InterfaceOrientationMask,
-        sensor: SensorState, time: Double?
+        sensor: SensorState, time: Double?, hinge: HingeState = .unknown
     ) {
         self.device = device
         self.interface = interface
@@ -31,5 +33,6 @@ public struct OrientationState: Sendable, Hashable {
         self.mask = mask
         self.sensor = sensor
         self.time = time
+        self.hinge = hinge
     }
 }

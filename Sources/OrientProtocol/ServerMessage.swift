@@ -39,6 +39,12 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
     public var t: Double?
     /// In replies to `get`: whether the device orientation comes from the sensor as it reads now.
     public var fresh: Bool?
+    /// A convertible's posture (`unknown` without a base sensor); absent from older daemons.
+    public var posture: String?
+    /// `nil` when unknown (sent as null) or not sent.
+    public var tabletMode: Bool?
+    /// Whole degrees; `nil` when unknown (sent as null) or not sent.
+    public var hingeAngle: Double?
     public var version: String?
     public var uptime: Double?
     public var subscribers: Int?
@@ -47,7 +53,9 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case ok, id, event, error, interface, locked, mask, sensor, t, fresh, version, uptime, subscribers, sampling
-        case device
+        case device, posture
+        case tabletMode = "tablet-mode"
+        case hingeAngle = "hinge-angle"
     }
 
     public init(from decoder: Decoder) throws {
@@ -73,6 +81,9 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
         subscribers = try c.decodeIfPresent(Int.self, forKey: .subscribers)
         sampling = try c.decodeIfPresent(String.self, forKey: .sampling)
         device = try c.decodeIfPresent(String.self, forKey: .device)
+        posture = try c.decodeIfPresent(String.self, forKey: .posture)
+        tabletMode = try c.decodeIfPresent(Bool.self, forKey: .tabletMode)
+        hingeAngle = try c.decodeIfPresent(Double.self, forKey: .hingeAngle)
     }
 
     public static func decode(_ line: some Sequence<UInt8>) throws -> ServerMessage {

@@ -59,6 +59,9 @@ public struct SensorDescription: Sendable, Equatable {
     /// The matrix as found, before the handedness repair (the engine repairs it unless told not to).
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MatrixSource
+    /// A convertible's keyboard-base sensor, read with the display's (``AccelSample/base``): its mount matrix as
+    /// found. `nil` when there is no base sensor.
+    public var baseMountMatrix: MountMatrix?
     public var scaleSource: ScaleSource
     /// Why a live sensor is polled rather than captured buffered (a missing permission, a driver without a buffer).
     public var pollingReason: String?
@@ -66,7 +69,7 @@ public struct SensorDescription: Sendable, Equatable {
     public init(
         id: String, name: String, location: Location = .display, mode: CaptureMode, rate: Double? = nil,
         mountMatrix: MountMatrix = .identity, mountMatrixSource: MatrixSource = .identity,
-        scaleSource: ScaleSource = .device, pollingReason: String? = nil
+        baseMountMatrix: MountMatrix? = nil, scaleSource: ScaleSource = .device, pollingReason: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -75,6 +78,7 @@ public struct SensorDescription: Sendable, Equatable {
         self.rate = rate
         self.mountMatrix = mountMatrix
         self.mountMatrixSource = mountMatrixSource
+        self.baseMountMatrix = baseMountMatrix
         self.scaleSource = scaleSource
         self.pollingReason = pollingReason
     }

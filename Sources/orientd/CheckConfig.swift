@@ -51,6 +51,9 @@ extension Orientd {
             print("  max-clients: \(c.maxClients)")
             print("  request-timeout: \(c.requestTimeout) s")
             print("  state-directory: \(c.stateDirectory)")
+            print("  rotate-in: \(c.rotateIn?.rawValue ?? "tablet-mode with a base (keyboard) sensor, always without one")")
+            print("  tablet-mode-on-angle: \(c.posture.tabletModeOnAngle)°")
+            print("  tablet-mode-off-angle: \(c.posture.tabletModeOffAngle)°")
             print("  classifier:")
             for key in ClassifierSettings.Key.allCases {
                 print("    \(key.rawValue): \(c.classifier[key]) \(key.unit)")

@@ -143,14 +143,14 @@ enum Daemon {
         // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
         Publisher.Settings(
             configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair,
-            freshWait: options.replayWaitFor == nil ? 1 : nil)
+            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.rotateIn)
     }
 
     private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?) -> PipelineSettings {
         let subscribersToRun = replayWaitFor ?? (c.sampling == .always ? 0 : 1)
         return PipelineSettings(
             classifier: c.classifier, mountMatrixOverride: c.mountMatrix, mountRepair: c.mountRepair,
-            subscribersToRun: subscribersToRun)
+            subscribersToRun: subscribersToRun, posture: c.posture, rotateIn: c.rotateIn)
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {

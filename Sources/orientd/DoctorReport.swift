@@ -114,6 +114,8 @@ struct DoctorReport: Codable {
                     device = change.device.rawValue
                     interface = change.interface.rawValue
                 }
+            case .baseLost(let why):
+                warnings.append("the base sensor went away: \(why)")
             case .closed(let why):
                 warnings.append("the sensor went away: \(why)")
             case .noSensor(let why):

@@ -74,6 +74,8 @@ extension Orientd {
                     if let duration, let start, sample.time - start >= duration { return report(written) }
                 case .gravityLearned:
                     break  // the live source has logged it (on standard error), and corrects the samples that follow
+                case .baseLost(let reason):
+                    printError("orientd: the base sensor went away: \(reason)")
                 case .closed(let reason):
                     printError("orientd: the sensor went away: \(reason)")
                     if writer != nil { return report(written) }

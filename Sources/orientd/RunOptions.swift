@@ -35,6 +35,20 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("classifier"), help: ArgumentHelp("A classifier setting.", valueName: "name=value"))
     var classifierAssignments: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "On a convertible, when the screen turns with the device: always, or in tablet-mode only (as a laptop it "
+                + "stays upright for the keyboard). Default: tablet-mode with a base sensor, else always.",
+            valueName: "always|tablet-mode"),
+        completion: .list(RotateIn.allCases.map(\.rawValue)))
+    var rotateIn: String?
+
+    @Option(help: ArgumentHelp("Tablet mode comes on once the hinge opens this far (180 is flat).", valueName: "degrees"))
+    var tabletModeOnAngle: Double?
+
+    @Option(help: ArgumentHelp("Tablet mode goes off once the hinge closes this far.", valueName: "degrees"))
+    var tabletModeOffAngle: Double?
+
     @Option(help: "Who may lock, unlock and set the mask besides root: a group name or number.")
     var controlGroup: String?
 
@@ -123,6 +137,14 @@ struct RunOptions: ParsableArguments {
                 throw ConfigurationError(key: "--classifier", message: error.description)
             }
         }
+        if let rotateIn {
+            guard let value = RotateIn(rawValue: rotateIn) else {
+                throw ConfigurationError(key: "--rotate-in", message: "expected always or tablet-mode, got \(rotateIn)")
+            }
+            c.rotateIn = value
+        }
+        if let tabletModeOnAngle { c.posture.tabletModeOnAngle = tabletModeOnAngle }
+        if let tabletModeOffAngle { c.posture.tabletModeOffAngle = tabletModeOffAngle }
         if let controlGroup { c.controlGroup = controlGroup }
         if let sampling {
             guard let policy = SamplingPolicy(rawValue: sampling) else {

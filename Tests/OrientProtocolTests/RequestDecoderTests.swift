@@ -79,7 +79,7 @@ struct MessagesTests {
         #expect(event.t == 12.5)
         let unknown = OrientationState(device: .unknown, interface: .unknown, locked: false, mask: .all, sensor: .none, time: nil)
         #expect(Messages.stateReply(id: .number(1), unknown)
-            == #"{"ok":true,"id":1,"device":"unknown","interface":"unknown","locked":false,"mask":"all","sensor":"none","t":null}"# + "\n")
+            == #"{"ok":true,"id":1,"device":"unknown","interface":"unknown","locked":false,"mask":"all","sensor":"none","t":null,"posture":"unknown","tablet-mode":null,"hinge-angle":null}"# + "\n")
     }
 }
 

@@ -24,6 +24,9 @@ struct ConfigurationFileTests {
             max-clients = 50
             request-timeout = 2.5
             \tstate-directory = /tmp/state#1\r
+            rotate-in = always
+            tablet-mode-on-angle = 190
+            tablet-mode-off-angle = 150.5
 
             [classifier]
             ; semicolons start comments too
@@ -47,6 +50,11 @@ struct ConfigurationFileTests {
         #expect(c.maxClients == 50)
         #expect(c.requestTimeout == 2.5)
         #expect(c.stateDirectory == "/tmp/state#1")  // no inline comments; \\r of a CRLF file dropped
+        #expect(c.rotateIn == .always)
+        #expect(c.posture.tabletModeOnAngle == 190)
+        #expect(c.posture.tabletModeOffAngle == 150.5)
+        #expect(try ConfigurationFile.parse("rotate-in = tablet-mode\n", file: "o.conf").rotateIn == .tabletMode)
+        #expect(DaemonConfiguration().rotateIn == nil, "unset: the engine decides by the base sensor")
         #expect(c.classifier.settleTime == 0.06)
         #expect(c.classifier.hysteresisGap == 40)
         #expect(try ConfigurationFile.parse("# nothing but a comment\n", file: "e.conf") == DaemonConfiguration())
@@ -71,6 +79,7 @@ struct ConfigurationFileTests {
         expected.mountMatrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
         expected.preferred = .landscapeRight
         expected.controlGroup = "wheel"
+        expected.rotateIn = .tabletMode
         #expect(try ConfigurationFile.parse(uncommented, file: path) == expected)
     }
 
@@ -80,12 +89,12 @@ struct ConfigurationFileTests {
         ("rate =\n", "bad.conf:1: rate: expected a value"),
         ("mask = sideways\n", "bad.conf:1: mask: unknown orientation mask"),
         ("[classifier]\nsettle = 1\n", "bad.conf:2: classifier.settle: unknown setting"),
-        ("[classifier]\nsettle-time = -1\n", "bad.conf: classifier.settle-time:"),
+        ("[classifier]\nsettle-time = -1\n", "bad.conf:2: classifier.settle-time:"),
         ("[filter]\nsettle-time = 1\n", "bad.conf:2: unknown section [filter]"),
         ("sampling = sometimes\n", "bad.conf:1: sampling: expected on-demand or always"),
         ("mount-repair = maybe\n", "bad.conf:1: mount-repair: expected true or false"),
         ("mount-matrix = 1, 0, 0; 0, 1, 0\n", "bad.conf:1: mount-matrix: bad mount matrix"),
-        ("mask = portrait\npreferred = landscape-left\n", "bad.conf: preferred: landscape-left is not allowed by the mask portrait"),
+        ("mask = portrait\npreferred = landscape-left\n", "bad.conf:2: preferred: landscape-left is not allowed by the mask portrait"),
         ("# ok\n[classifier\n", "bad.conf:2: expected a section header"),
         ("[]\n", "bad.conf:1: expected a section header"),
         ("[a b]\n", "bad.conf:1: \"a b\" is not a section name"),
@@ -94,9 +103,21 @@ struct ConfigurationFileTests {
         ("rate = 10\n\nrate = 20\n", "bad.conf:3: rate is already set at line 1"),
         ("mask all = x\n", "bad.conf:1: \"mask all\" is not a key name"),
         ("request-timeout = 0\n", "bad.conf:1: request-timeout: expected seconds, more than 0"),
-        ("still-rate = 0.5\n", "bad.conf: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
-        ("rate = 2\nstill-rate = 5\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
+        ("still-rate = 0.5\n", "bad.conf:1: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
+        ("rate = 2\nstill-rate = 5\n", "bad.conf:2: still-rate: 5.0 must be at most rate (2.0)"),
         ("still-rate = never\n", "bad.conf:1: still-rate: \"never\" is not a number"),
+        ("rotate-in = sometimes\n", "bad.conf:1: rotate-in: expected always or tablet-mode, got \"sometimes\""),
+        ("rotate-in = tabletmode\n", "bad.conf:1: rotate-in: expected always or tablet-mode"),
+        ("tablet-mode-on-angle = wide\n", "bad.conf:1: tablet-mode-on-angle: \"wide\" is not a number"),
+        ("# x\ntablet-mode-on-angle = 400\n", "bad.conf:2: tablet-mode-on-angle: 400.0 is outside 90.0...350.0"),
+        ("tablet-mode-off-angle = 5\n", "bad.conf:1: tablet-mode-off-angle: 5.0 is outside 10.0...340.0"),
+        ("tablet-mode-on-angle = 200\ntablet-mode-off-angle = 200\n",
+         "bad.conf:2: tablet-mode-off-angle: must be below tablet-mode-on-angle (200.0)"),
+        ("tablet-mode-on-angle = 150\n", "bad.conf: tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"),
+        // A check of values together names the line of the key it names, wherever that is; a key left at its
+        // default has no line.
+        ("still-rate = 5\nrate = 2\n", "bad.conf:1: still-rate:"),
+        ("rate = 2\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
     ])
     func errors(text: String, message: String) {
         #expect {

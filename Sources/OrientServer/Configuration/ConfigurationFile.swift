@@ -15,7 +15,8 @@ public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
         "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "still-rate",
-        "sampling", "dbus", "control-group", "max-clients", "request-timeout", "state-directory",
+        "sampling", "dbus", "control-group", "max-clients", "request-timeout", "state-directory", "rotate-in",
+        "tablet-mode-on-angle", "tablet-mode-off-angle",
     ]
     /// The one section; its keys are `ClassifierSettings.Key`s.
     public static let classifierSection = "classifier"
@@ -53,6 +54,8 @@ public enum ConfigurationFile {
         } catch {
             var error = error
             error.file = file
+            // A value that does not fit with the others: name the line that set it, when the file did.
+            error.line = parsed.assignments.last { ($0.section.map { $0 + "." } ?? "") + $0.key == error.key }?.line
             throw error
         }
         return configuration
@@ -104,6 +107,12 @@ public enum ConfigurationFile {
             guard seconds > 0, seconds <= 3600 else { throw place.error("expected seconds, more than 0 and at most 3600") }
             c.requestTimeout = seconds
         case "state-directory": c.stateDirectory = value
+        case "rotate-in":
+            guard let rotateIn = RotateIn(rawValue: value) else { throw place.error("expected always or tablet-mode, got \"\(value)\"") }
+            c.rotateIn = rotateIn
+        // Ranges, and off below on, are checked with the whole file (PostureSettings.validate).
+        case "tablet-mode-on-angle": c.posture.tabletModeOnAngle = try number(value, place)
+        case "tablet-mode-off-angle": c.posture.tabletModeOffAngle = try number(value, place)
         default:
             throw place.error("unknown key; known keys: \(keys.joined(separator: ", "))")
         }

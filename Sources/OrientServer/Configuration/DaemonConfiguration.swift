@@ -46,6 +46,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Where the rotation lock and a run-time mask are kept across restarts.
     public var stateDirectory = "/var/lib/orientd"
     public var classifier = ClassifierSettings()
+    /// On a convertible, where the screen turns with the device. `nil` (not set): tablet-mode with a base sensor,
+    /// always without one, as ``ConvertibleEngine`` decides.
+    public var rotateIn: RotateIn?
+    /// A convertible's tablet-mode thresholds (`tablet-mode-on-angle`, `tablet-mode-off-angle`); the other
+    /// posture settings keep their defaults.
+    public var posture = PostureSettings()
 
     public init() {}
 
@@ -55,6 +61,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
             try classifier.validate()
         } catch {
             throw ConfigurationError(key: "classifier.\(error.key)", message: error.message)
+        }
+        do {
+            try posture.validate()
+        } catch {
+            throw ConfigurationError(key: error.key, message: error.message)
         }
         guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
         if let stillRate, !(stillRate <= rate && 1 / stillRate < classifier.maxSampleGap) {

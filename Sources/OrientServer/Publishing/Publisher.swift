@@ -16,16 +16,21 @@ public final class Publisher {
         /// How long a `get` waits for the sensor to commit an orientation when the state is not fresh (seconds);
         /// `nil` answers at once.
         public var freshWait: Double?
+        /// `nil`: the engine's default, tablet-mode with a base sensor and always without. Tablet mode is known
+        /// only with a base sensor, so here `nil` acts as tablet-mode.
+        public var rotateIn: RotateIn?
 
         public init(
             configuredMask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil,
-            sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true, freshWait: Double? = 1
+            sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true, freshWait: Double? = 1,
+            rotateIn: RotateIn? = nil
         ) {
             self.configuredMask = configuredMask
             self.preferred = preferred
             self.sampling = sampling
             self.mountRepair = mountRepair
             self.freshWait = freshWait
+            self.rotateIn = rotateIn
         }
     }
 
@@ -36,6 +41,8 @@ public final class Publisher {
     private var device: DeviceOrientation = .unknown
     private var time: Double?
     private var sensor: SensorState = .none
+    /// A convertible's posture, tablet mode and hinge angle: unknown without a base sensor.
+    private var hinge = HingeState.unknown
     private var sensorDescription: SensorDescription?
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
     /// The sensor is open and reading (not closed for want of clients, not lost).
@@ -73,13 +80,17 @@ public final class Publisher {
     public var subscriberCount: Int { subscribers.count }
     public var locked: Bool { persistent.locked }
 
+    /// Out of tablet mode under rotate-in = tablet-mode, every interface (the system's and each client's) is held
+    /// upright for the keyboard.
+    public var holdsUpright: Bool { (settings.rotateIn ?? .tabletMode) == .tabletMode && hinge.tabletMode == false }
+
     // MARK: Clients
 
     /// The state under the system mask (`get`, and the replies to control requests).
     public var systemState: OrientationState {
         OrientationState(
             device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask,
-            sensor: sensor, time: time
+            sensor: sensor, time: time, hinge: hinge
         )
     }
 
@@ -111,8 +122,8 @@ public final class Publisher {
             var view = try newClientView(settings)
             view.update(device: device)
             let state = OrientationState(
-                device: device, interface: view.interface, locked: view.isLocked, mask: view.effectiveMask,
-                sensor: sensor, time: time)
+                device: device, interface: view.interface, locked: view.rotationLocked, mask: view.effectiveMask,
+                sensor: sensor, time: time, hinge: hinge)
             return Messages.stateReply(id: id, state, fresh: isFresh)
         } catch {
             return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
@@ -136,7 +147,7 @@ public final class Publisher {
             } catch {
                 return Messages.errorReply(ProtocolError(.emptyMask, error.description, id: id))
             }
-            let state = existing.state(sensor: sensor, time: time)
+            let state = existing.state(sensor: sensor, time: time, hinge: hinge)
             existing.markSent(state)
             let reply = Messages.stateReply(id: id, state)
             // UIKit's setNeedsUpdateOfSupportedInterfaceOrientations: a change it causes is also an event.
@@ -151,7 +162,7 @@ public final class Publisher {
         let subscriber = Subscriber(sink: sink, settings: settings, tracker: tracker)
         subscriber.update(device: device)
         subscribers[key] = subscriber
-        let state = subscriber.state(sensor: sensor, time: time)
+        let state = subscriber.state(sensor: sensor, time: time, hinge: hinge)
         subscriber.markSent(state)
         onSubscriberCountChange?(subscribers.count)
         return Messages.stateReply(id: id, state)
@@ -159,9 +170,12 @@ public final class Publisher {
 
     /// The interface tracker of a client that arrives now with `settings`.
     private func newClientView(_ settings: SubscriptionSettings) throws(EmptyMaskError) -> InterfaceOrientationTracker {
-        try InterfaceOrientationTracker(
+        var view = try InterfaceOrientationTracker(
             systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
             autorotates: settings.autorotate, systemLocked: persistent.locked)
+        // Before the device is fed: a client that arrives out of tablet mode starts upright, as the others are.
+        view.setHeldUpright(holdsUpright)
+        return view
     }
 
     public func unsubscribe(_ sink: any SubscriberSink) {
@@ -243,6 +257,9 @@ public final class Publisher {
         sensor = .available
         sensorReading = true
         committedSinceOpened = false
+        // With a base sensor the last posture is kept until the new readings commit one, as the device
+        // orientation is; without one there is none.
+        if description.baseMountMatrix == nil { forgetHinge() }
         broadcast()
     }
 
@@ -258,13 +275,33 @@ public final class Publisher {
     }
 
     public func deviceChanged(_ device: DeviceOrientation, time: Double) {
-        self.device = device
+        sensorChanged(device: device, posture: nil, time: time)
+    }
+
+    /// What one sample changed: the committed device orientation, and a convertible's posture, tablet mode or
+    /// hinge angle. Subscribers get one event for both.
+    public func sensorChanged(device: DeviceOrientation?, posture change: PostureEngine.Change?, time: Double) {
         self.time = time
-        committedSinceOpened = true
-        systemView.update(device: device)
-        for subscriber in subscribers.values { subscriber.update(device: device) }
+        if let device {
+            self.device = device
+            committedSinceOpened = true
+            systemView.update(device: device)
+            for subscriber in subscribers.values { subscriber.update(device: device) }
+        }
+        if let change {
+            hinge.apply(change)
+            // After the device, as the engine does it.
+            if change.tabletMode != nil { applyHoldUpright() }
+        }
         broadcast()
-        answerPendingGets()
+        if device != nil { answerPendingGets() }
+    }
+
+    /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
+    /// unknown, and the display alone turns the screen again, as on a tablet.
+    public func baseLost() {
+        forgetHinge()
+        broadcast()
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
@@ -275,9 +312,22 @@ public final class Publisher {
         sensorReading = false
         systemView.update(device: .unknown)
         for subscriber in subscribers.values { subscriber.update(device: .unknown) }
+        forgetHinge()
         broadcast()
         // No sensor to wait for: say so now rather than at the time limit.
         answerPendingGets()
+    }
+
+    private func forgetHinge() {
+        hinge = .unknown
+        applyHoldUpright()
+    }
+
+    /// Holds every interface upright, or releases it, as tablet mode and rotate-in say.
+    private func applyHoldUpright() {
+        let held = holdsUpright
+        systemView.setHeldUpright(held)
+        for subscriber in subscribers.values { subscriber.setHeldUpright(held) }
     }
 
     // MARK: Configuration
@@ -298,6 +348,7 @@ public final class Publisher {
             settings.configuredMask = self.settings.configuredMask
         }
         self.settings = settings
+        applyHoldUpright()
         // The system view has no client of its own; only the configured preferred orientation applies to it.
         _ = try? systemView.setClient(
             mask: systemView.clientMask, preferred: settings.preferred, autorotates: systemView.autorotates
@@ -318,7 +369,7 @@ public final class Publisher {
         onSystemStateChange?(systemState)
         var cache: [OrientationState: String] = [:]
         for subscriber in subscribers.values {
-            subscriber.offer(subscriber.state(sensor: sensor, time: time)) { state in
+            subscriber.offer(subscriber.state(sensor: sensor, time: time, hinge: hinge)) { state in
                 if let line = cache[state] { return line }
                 let line = Messages.orientationEvent(state)
                 cache[state] = line

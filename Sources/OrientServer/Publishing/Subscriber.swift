@@ -26,11 +26,12 @@ final class Subscriber {
     func update(device: DeviceOrientation) { tracker.update(device: device) }
     func setSystemLocked(_ locked: Bool) { tracker.setSystemLocked(locked) }
     func setSystemMask(_ mask: InterfaceOrientationMask) throws(EmptyMaskError) { try tracker.setSystemMask(mask) }
+    func setHeldUpright(_ held: Bool) { tracker.setHeldUpright(held) }
 
-    func state(sensor: SensorState, time: Double?) -> OrientationState {
+    func state(sensor: SensorState, time: Double?, hinge: HingeState) -> OrientationState {
         OrientationState(
-            device: tracker.device, interface: tracker.interface, locked: tracker.isLocked,
-            mask: tracker.effectiveMask, sensor: sensor, time: time
+            device: tracker.device, interface: tracker.interface, locked: tracker.rotationLocked,
+            mask: tracker.effectiveMask, sensor: sensor, time: time, hinge: hinge
         )
     }
 

@@ -3,8 +3,8 @@ import NIOCore
 import OrientCore
 import OrientSensors
 
-/// What happens to each sensor event, run on the capture's own thread: the engine classifies there, and only a
-/// committed change hops to the event loop. So a still device costs one wakeup per sample (the capture's), and
+/// What happens to each sensor event, run on the capture's own thread: the engine classifies there (and, with a
+/// base sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one wakeup per sample (the capture's), and
 /// the event loop wakes only when something is published.
 ///
 /// Confined to the capture thread that feeds it; the daemon makes one per capture.
@@ -14,7 +14,9 @@ final class SensorPipeline: @unchecked Sendable {
     private let publisher: NIOLoopBound<Publisher>
     private let sourceEnded: @Sendable () -> Void
     private let logger: Logger
-    private var engine: OrientationEngine?
+    private var engine: ConvertibleEngine?
+    /// The last sample's time, for what an event without one changes (a base sensor lost).
+    private var lastTime: Double?
     /// The first refused sample of a capture is a warning (a driver or clock fault); the rest would flood the log.
     private var refusalReported = false
 
@@ -34,20 +36,19 @@ final class SensorPipeline: @unchecked Sendable {
         switch event {
         case .opened(let description):
             let matrix = settings.mountMatrixOverride ?? description.mountMatrix
-            do {
-                engine = try OrientationEngine(
-                    mountMatrix: matrix, repairHandedness: settings.mountRepair, settings: settings.classifier,
-                    tracker: InterfaceOrientationTracker())
-            } catch {
-                logger.error("cannot start the classifier: \(error)")
-                engine = nil
-            }
+            engine = makeEngine(displayMatrix: matrix, baseMatrix: description.baseMountMatrix)
             logOpened(description, matrix: matrix)
             eventLoop.execute { publisher.value.sensorOpened(description) }
         case .sample(let sample):
             do {
-                if let change = try engine?.feed(sample) {
-                    eventLoop.execute { publisher.value.deviceChanged(change.device, time: change.time) }
+                guard let before = engine?.orientation.device, let update = try engine?.feed(sample) else { return }
+                lastTime = sample.time
+                // An orientation change that keeps the device is the engine holding or releasing its own interface
+                // (rotate-in); the publisher holds its views itself, from tablet mode.
+                let device = update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil }
+                guard device != nil || update.posture != nil else { return }
+                eventLoop.execute {
+                    publisher.value.sensorChanged(device: device, posture: update.posture, time: sample.time)
                 }
             } catch where !refusalReported {
                 refusalReported = true
@@ -57,6 +58,10 @@ final class SensorPipeline: @unchecked Sendable {
             }
         case .gravityLearned:
             break  // the live source has logged it, and the samples that follow are corrected
+        case .baseLost(let reason):
+            logger.warning("base sensor unavailable: \(reason); posture unknown, the display alone turns the screen")
+            _ = engine?.baseLost(time: lastTime ?? 0)
+            eventLoop.execute { publisher.value.baseLost() }
         case .closed(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
@@ -70,6 +75,25 @@ final class SensorPipeline: @unchecked Sendable {
         }
     }
 
+    /// The orientation engine, and with a base sensor the posture engine, under the same settings.
+    private func makeEngine(displayMatrix: MountMatrix, baseMatrix: MountMatrix?) -> ConvertibleEngine? {
+        do {
+            let orientation = try OrientationEngine(
+                mountMatrix: displayMatrix, repairHandedness: settings.mountRepair, settings: settings.classifier,
+                tracker: InterfaceOrientationTracker())
+            var posture: PostureEngine?
+            if let baseMatrix {
+                posture = try PostureEngine(
+                    baseMountMatrix: baseMatrix, repairHandedness: settings.mountRepair, settings: settings.posture,
+                    motionGate: settings.classifier)
+            }
+            return ConvertibleEngine(orientation: orientation, posture: posture, rotateIn: settings.rotateIn)
+        } catch {
+            logger.error("cannot start the classifier: \(error)")
+            return nil
+        }
+    }
+
     private func logOpened(_ description: SensorDescription, matrix: MountMatrix) {
         logger.info(
             "sensor \(description.id) (\(description.name)), \(description.mode.rawValue), location \(description.location.rawValue)")
@@ -80,5 +104,10 @@ final class SensorPipeline: @unchecked Sendable {
         } else {
             logger.info("mount matrix \(matrix) (from \(description.mountMatrixSource))")
         }
+        guard let base = description.baseMountMatrix else { return }
+        let fixedBase = base.repairingHandedness()
+        let used = settings.mountRepair && fixedBase.changed && !fixedBase.isSingular ? " (mirrored; using \(fixedBase.repaired))" : ""
+        let rotateIn = engine?.rotateIn.rawValue ?? "-"
+        logger.info("base sensor: mount matrix \(base)\(used); posture and tablet mode read, rotate-in \(rotateIn)")
     }
 }
