@@ -35,6 +35,9 @@ final class LiveCapture {
 
     private var reader: Reader?
     private var candidate: AccelerometerCandidate?
+    /// A convertible's keyboard sensor, read after each display reading; `nil` on a tablet or once it failed.
+    private var base: BaseSensor?
+    private var baseFailures = 0
     private var calibrator = GravityCalibrator(publishedScale: nil)
     private var timeBase = SampleTimeBase(clock: nil)
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
@@ -187,6 +190,7 @@ final class LiveCapture {
                 }
                 let (matrix, source, problems) = chosen.mountMatrix(override: configuration.mountMatrixOverride)
                 for problem in problems { logger.warning("\(problem)") }
+                base = openBase(beside: chosen, candidates: candidates)
                 reader = opened
                 candidate = chosen
                 let learnedBefore = learned.correction(id: chosen.id, publishedScale: device.scale)
@@ -204,7 +208,7 @@ final class LiveCapture {
                 let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
                     rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
+                    baseMountMatrix: base?.mountMatrix, scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
                 openedDescription = description
                 deliver(.opened(description))
             } catch {
@@ -223,7 +227,8 @@ final class LiveCapture {
         let published = scale.map { Vector3(unscaled.x * $0.x, unscaled.y * $0.y, unscaled.z * $0.z) } ?? unscaled
         if let correction = calibrator.learn(magnitude: published.length, at: time) { announce(correction) }
         guard let factor = calibrator.correction else { return nil }
-        let sample = AccelSample(time: time, acceleration: factor == 1 ? published : published * factor)
+        let sample = AccelSample(
+            time: time, acceleration: factor == 1 ? published : published * factor, base: readBase(at: time))
         deliver(.sample(sample))
         return sample
     }
@@ -241,13 +246,68 @@ final class LiveCapture {
         while let event = udev.nextEvent() {
             logger.debug("udev \(event.action) \(event.id)")
             if event.action == "remove", event.id == candidate?.id { close(reason: "\(event.id) was removed") }
-            // An added device is picked up by the next scan, made at once while no sensor is open.
+            if event.action == "remove", event.id == base?.id { baseLost(reason: "\(event.id) was removed") }
+            // An added device is picked up by the next scan, made at once while no sensor is open; a base sensor
+            // added beside an open display sensor is opened now.
+            if event.action == "add", base == nil, let chosen = candidate, let description = openedDescription {
+                base = openBase(beside: chosen, candidates: udev.accelerometers())
+                if let base {
+                    var described = description
+                    described.baseMountMatrix = base.mountMatrix
+                    openedDescription = described
+                    deliver(.opened(described))
+                }
+            }
         }
+    }
+
+    /// Opens the base sensor beside the display's, if the device has one; a base that cannot be opened leaves
+    /// the display alone at work, as on a tablet.
+    private func openBase(beside display: AccelerometerCandidate, candidates: [AccelerometerCandidate]) -> BaseSensor? {
+        guard let found = SensorSelection.base(from: candidates, display: display) else { return nil }
+        do {
+            let sensor = try BaseSensor(found, rate: configuration.rate, learned: learned, logger: logger)
+            baseFailures = 0
+            logger.info("base accelerometer \(found.id): mount matrix \(sensor.mountMatrix) (from \(sensor.matrixSource))")
+            return sensor
+        } catch {
+            logger.warning("cannot open the base accelerometer \(found.id): \(error); no posture")
+            return nil
+        }
+    }
+
+    /// The base reading to pair with a display reading taken at `time`; `nil` without one.
+    private func readBase(at time: Double) -> Vector3? {
+        guard let base else { return nil }
+        do {
+            let reading = try base.read(at: time)
+            baseFailures = 0
+            return reading
+        } catch {
+            baseFailures += 1
+            if error.deviceIsGone || baseFailures >= Self.failuresBeforeUnavailable {
+                baseLost(reason: "\(error)")
+            } else {
+                logger.warning("base accelerometer: \(error) (\(baseFailures) in a row)")
+            }
+            return nil
+        }
+    }
+
+    private func baseLost(reason: String) {
+        logger.warning("base accelerometer lost: \(reason); the display sensor alone turns the screen")
+        base = nil
+        if var described = openedDescription {
+            described.baseMountMatrix = nil
+            openedDescription = described
+        }
+        deliver(.baseLost(reason: reason))
     }
 
     private func close(reason: String) {
         logger.warning("sensor lost: \(reason)")
         reader = nil
+        base = nil
         candidate = nil
         failures = 0
         deliver(.closed(reason: reason))

@@ -1,0 +1,131 @@
+import Foundation
+import OrientCore
+import OrientProtocol
+import Testing
+
+/// The real daemon reading a convertible's two emulated accelerometers (umockdev): the display's and the base's.
+@Suite("Convertible under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct ConvertibleLiveTests {
+    /// 256 raw is 1 g at this scale (iio-sensor-proxy's polled fixture).
+    static let scale = 0.0383072
+    static let g = 256 * scale
+
+    /// Both sensors' attributes for a display attitude and hinge angle (identity mount matrices).
+    static func attributes(display: Vector3, hinge: Double) -> (display: [String: String], base: [String: String]) {
+        let base = HingeGeometry.base(fromDisplay: display, hingeAngle: hinge)
+        func raw(_ v: Vector3) -> [String: String] {
+            ["in_accel_x_raw": text(v.x), "in_accel_y_raw": text(v.y), "in_accel_z_raw": text(v.z)]
+        }
+        return (raw(display), raw(base))
+    }
+
+    static func text(_ acceleration: Double) -> String { String(Int((acceleration / scale).rounded())) }
+
+    /// Gravity in the display frame for a display leaning back `tilt` degrees, turned `angle` in its plane.
+    static func display(angle: Double = 0, tilt: Double) -> Vector3 {
+        let a = angle * .pi / 180
+        let t = tilt * .pi / 180
+        return Vector3(sin(a) * cos(t) * g, -cos(a) * cos(t) * g, -sin(t) * g)
+    }
+
+    final class Convertible {
+        let testbed: UmockdevTestbed
+        let displayPath: String
+        let basePath: String
+
+        init(display: Vector3, hinge: Double) throws {
+            testbed = try UmockdevTestbed()
+            let start = ConvertibleLiveTests.attributes(display: display, hinge: hinge)
+            let common = ["name": "accel_3d", "in_accel_scale": String(ConvertibleLiveTests.scale)]
+            basePath = try testbed.addDevice(
+                "iio:device0", attributes: common.merging(start.base) { $1 }, properties: ["ACCEL_LOCATION": "base"])
+            displayPath = try testbed.addDevice(
+                "iio:device1", attributes: common.merging(start.display) { $1 }, properties: ["ACCEL_LOCATION": "display"])
+        }
+
+        var baseRemoved = false
+
+        func set(display: Vector3, hinge: Double) throws {
+            let values = ConvertibleLiveTests.attributes(display: display, hinge: hinge)
+            for (attribute, value) in values.display { try testbed.set(displayPath, attribute, value) }
+            guard !baseRemoved else { return }
+            for (attribute, value) in values.base { try testbed.set(basePath, attribute, value) }
+        }
+
+        func removeBase() throws {
+            try testbed.remove(basePath)
+            baseRemoved = true
+        }
+
+        /// Folds as a hand does: a second of small steps, the display's tilt going along.
+        func fold(from: (tilt: Double, hinge: Double), to: (tilt: Double, hinge: Double)) throws {
+            for step in 1...20 {
+                let u = Double(step) / 20
+                try set(display: ConvertibleLiveTests.display(tilt: from.tilt + (to.tilt - from.tilt) * u),
+                        hinge: from.hinge + (to.hinge - from.hinge) * u)
+                usleep(50_000)
+            }
+        }
+    }
+
+    private func startDaemon(_ convertible: Convertible) throws -> DaemonHarness {
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: convertible.testbed.environment)
+        try daemon.waitUntilListening()
+        return daemon
+    }
+
+    @Test("Laptop, folded to a tablet, turned, then the base unplugged: posture, tablet mode, angle and rotation follow")
+    func foldAndUnplug() throws {
+        let convertible = try Convertible(display: Self.display(tilt: 10), hinge: 100)
+        let daemon = try startDaemon(convertible)
+        let laptop = try daemon.poll { $0.posture == "laptop" && $0.tabletMode == false }
+        #expect(laptop?.posture == "laptop", "\(daemon.log)")
+        #expect(laptop?.tabletMode == false)
+        #expect(laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 2 } == true, "θ \(String(describing: laptop?.hingeAngle))")
+        #expect(laptop?.interface == "portrait")
+        #expect(daemon.log.contains("base accelerometer iio:device0"))
+
+        // On a lap, tilted until the display reads landscape: out of tablet mode the screen does not turn.
+        try convertible.set(display: Vector3(0.75 * Self.g, 0, -0.66 * Self.g), hinge: 100)
+        let tilted = try daemon.poll { $0.device == "landscape-right" }
+        #expect(tilted?.device == "landscape-right")
+        #expect(tilted?.interface == "portrait")
+        try convertible.set(display: Self.display(tilt: 10), hinge: 100)
+
+        try convertible.fold(from: (10, 100), to: (30, 355))
+        let tablet = try daemon.poll { $0.posture == "tablet" && $0.tabletMode == true }
+        #expect(tablet?.posture == "tablet", "\(daemon.log)")
+        #expect(tablet?.tabletMode == true)
+        // Turned in tablet mode: the screen follows.
+        try convertible.set(display: Vector3(0.75 * Self.g, 0, -0.66 * Self.g), hinge: 355)
+        let turned = try daemon.poll { $0.interface == "landscape-left" }
+        #expect(turned?.interface == "landscape-left")
+        #expect(turned?.posture == "tablet")
+
+        try convertible.removeBase()
+        let unplugged = try daemon.poll { $0.posture == "unknown" }
+        #expect(unplugged?.posture == "unknown")
+        #expect(unplugged?.tabletMode == nil)
+        #expect(unplugged?.hingeAngle == nil)
+        #expect(unplugged?.sensor == "available", "the display sensor goes on")
+        #expect(daemon.log.contains("base accelerometer lost"))
+        // The display alone still turns the screen.
+        try convertible.set(display: Self.display(tilt: 10), hinge: 355)
+        #expect(try daemon.poll { $0.interface == "portrait" }?.interface == "portrait")
+    }
+
+    @Test("A tablet with one accelerometer publishes posture unknown and rotates as before")
+    func singleSensor() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: [
+            "name": "accel_3d", "in_accel_x_raw": "0", "in_accel_y_raw": "-256", "in_accel_z_raw": "0",
+            "in_accel_scale": String(Self.scale),
+        ])
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        let state = try daemon.poll { $0.device == "portrait" }
+        #expect(state?.posture == "unknown")
+        #expect(state?.tabletMode == nil)
+        #expect(state?.hingeAngle == nil)
+    }
+}
