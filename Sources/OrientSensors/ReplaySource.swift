@@ -136,7 +136,10 @@ private final class ReplayCursor: @unchecked Sendable {
             } else {
                 guard let raw = try reader.next() else { return await endOfTrace() }
                 if traceStart == nil { traceStart = raw.time }
-                sample = AccelSample(time: raw.time + offset, acceleration: raw.acceleration)
+                // Shifted in time only: a two-sensor trace's base reading goes along with its display reading.
+                var shifted = raw
+                shifted.time += offset
+                sample = shifted
                 if let lastTime, sample.time > lastTime { period = min(period, sample.time - lastTime) }
                 lastTime = sample.time
             }

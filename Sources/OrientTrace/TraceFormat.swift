@@ -1,6 +1,6 @@
 import OrientCore
 
-/// The text of the trace format, shared by recording, tests and tools:
+/// The text of the trace format, shared by recording, tests and tools. A display-only trace (v1):
 ///
 /// ```
 /// # orientd trace v1
@@ -10,35 +10,58 @@ import OrientCore
 /// 0.000000,0.12,-9.79,0.33
 /// ```
 ///
-/// `t` is seconds on any monotonic origin and must increase from line to line; x, y, z are m/s² in the sensor's
-/// own frame (scale and offset applied, mount matrix not applied).
+/// A convertible's trace (v2) also has the keyboard base's sensor, read at the same time, and its mount matrix:
+///
+/// ```
+/// # orientd trace v2
+/// # mount-matrix: 0, -1, 0; -1, 0, 0; 0, 0, 1
+/// # base-mount-matrix: 1, 0, 0; 0, 1, 0; 0, 0, 1
+/// t,x,y,z,bx,by,bz
+/// 0.000000,0.12,-9.79,0.33,0.05,0.10,-9.81
+/// ```
+///
+/// `t` is seconds on any monotonic origin and must increase from line to line; x, y, z (and bx, by, bz) are m/s²
+/// in each sensor's own frame (scale and offset applied, mount matrix not applied). The header row decides the
+/// columns, under either magic line; a magic line of any other version is refused.
 ///
 /// Written traces carry t to the microsecond and x, y, z to 1e-5 m/s², far below what any accelerometer resolves
 /// (a 12-bit ±2 g sensor steps by 0.0096 m/s²). Readers accept any precision.
 public enum TraceFormat {
-    public static let version = 1
-    public static let magic = "# orientd trace v\(version)"
-    public static let headerRow = "t,x,y,z"
+    /// The versions this orientd reads.
+    public static let versions = 1...2
+
+    /// The columns a trace with this metadata is written with: the base's too when it has a base mount matrix.
+    public static func columns(for metadata: TraceMetadata) -> TraceColumns {
+        metadata.baseMountMatrix == nil ? .display : .displayAndBase
+    }
 
     /// Everything before the first sample, ending with the header row and a newline.
-    public static func preamble(_ metadata: TraceMetadata) -> String {
-        var text = magic + "\n"
+    /// - Parameter columns: the columns to announce; by default, as ``columns(for:)`` says.
+    public static func preamble(_ metadata: TraceMetadata, columns: TraceColumns? = nil) -> String {
+        let columns = columns ?? Self.columns(for: metadata)
+        var text = "# orientd trace v\(columns.version)\n"
         if let matrix = metadata.mountMatrix { text += "# mount-matrix: \(matrix.text)\n" }
+        if let matrix = metadata.baseMountMatrix { text += "# base-mount-matrix: \(matrix.text)\n" }
         if let source = metadata.source { text += "# source: \(oneLine(source))\n" }
-        for entry in metadata.entries where entry.key != "mount-matrix" && entry.key != "source" {
+        for entry in metadata.entries where !TraceMetadata.fieldKeys.contains(entry.key) {
             text += "# \(entry.key): \(oneLine(entry.value))\n"
         }
-        return text + headerRow + "\n"
+        return text + columns.headerRow + "\n"
     }
 
     public static let timeDecimals = 6
     public static let accelerationDecimals = 5
 
-    /// One sample as a line with its newline, at the format's fixed precision.
+    /// One sample as a line with its newline, at the format's fixed precision: seven columns when it carries a
+    /// base reading, four when it does not.
     public static func line(_ sample: AccelSample) -> String {
-        let a = sample.acceleration
-        return fixed(sample.time, timeDecimals) + "," + fixed(a.x, accelerationDecimals) + ","
-            + fixed(a.y, accelerationDecimals) + "," + fixed(a.z, accelerationDecimals) + "\n"
+        var text = fixed(sample.time, timeDecimals) + "," + vector(sample.acceleration)
+        if let base = sample.base { text += "," + vector(base) }
+        return text + "\n"
+    }
+
+    private static func vector(_ a: Vector3) -> String {
+        fixed(a.x, accelerationDecimals) + "," + fixed(a.y, accelerationDecimals) + "," + fixed(a.z, accelerationDecimals)
     }
 
     /// `value` with exactly `decimals` digits after the point, without Foundation's locale-dependent formatting.

@@ -2,12 +2,17 @@ import OrientCore
 
 /// Parses a trace one line at a time, with no I/O, so that files, pipes and fuzzers can all feed it.
 ///
-/// Lines before the header row may be blank, comments or `# key: value` metadata; the header row is `t,x,y,z`;
-/// every later non-blank, non-comment line is a sample whose time is greater than the previous sample's.
+/// Lines before the header row may be blank, comments or `# key: value` metadata; the header row is `t,x,y,z`
+/// or `t,x,y,z,bx,by,bz`; every later non-blank, non-comment line is a sample with as many columns, whose time is
+/// greater than the previous sample's. A sample line allocates nothing unless it is malformed.
 public struct TraceLineParser: Sendable {
     public private(set) var metadata = TraceMetadata()
     public private(set) var sawHeader = false
+    /// What the header row announced; `.display` until it has been seen.
+    public private(set) var columns = TraceColumns.display
     private var lastTime: Double?
+
+    static let expectedHeader = #""t,x,y,z" or "t,x,y,z,bx,by,bz""#
 
     public init() {}
 
@@ -24,11 +29,12 @@ public struct TraceLineParser: Sendable {
             return nil
         }
         guard sawHeader else {
-            if Self.fields(of: line) == ["t", "x", "y", "z"] {
+            if let columns = TraceColumns(header: Self.fields(of: line)) {
+                self.columns = columns
                 sawHeader = true
                 return nil
             }
-            throw TraceLineError(line: number, message: "expected the header row \"t,x,y,z\" before any data")
+            throw TraceLineError(line: number, message: "expected the header row \(Self.expectedHeader) before any data")
         }
         return try readSample(line, number: number)
     }
@@ -36,7 +42,7 @@ public struct TraceLineParser: Sendable {
     /// Checks the end of the input: a trace without a header row is not a trace.
     public func finish(lines: Int) throws(TraceLineError) {
         if !sawHeader {
-            throw TraceLineError(line: max(lines, 1), message: "missing the header row \"t,x,y,z\"")
+            throw TraceLineError(line: max(lines, 1), message: "missing the header row \(Self.expectedHeader)")
         }
     }
 
@@ -44,27 +50,32 @@ public struct TraceLineParser: Sendable {
         _ line: UnsafeBufferPointer<UInt8>,
         number: Int
     ) throws(TraceLineError) -> AccelSample {
-        var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        // A tuple, not an array: a sample line must not allocate.
+        var values: (Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0)
+        let expected = columns.count
         var column = 0
         var start = 0
         for end in 0...line.count where end == line.count || line[end] == UInt8(ascii: ",") {
-            guard column < 4 else { throw TraceLineError(line: number, message: Self.columnMessage(line)) }
+            guard column < expected else { throw TraceLineError(line: number, message: columnMessage(line)) }
             let field = Self.trimmed(UnsafeBufferPointer(rebasing: line[start..<end]))
             guard let value = DecimalParser.parse(field) else {
                 let text = Self.excerpt(field)
-                let name = ["t", "x", "y", "z"][column]
+                let name = TraceColumns.allNames[column]
                 throw TraceLineError(line: number, message: "\(name) \"\(text)\" is not a finite number")
             }
             switch column {
             case 0: values.0 = value
             case 1: values.1 = value
             case 2: values.2 = value
-            default: values.3 = value
+            case 3: values.3 = value
+            case 4: values.4 = value
+            case 5: values.5 = value
+            default: values.6 = value
             }
             column += 1
             start = end + 1
         }
-        guard column == 4 else { throw TraceLineError(line: number, message: Self.columnMessage(line)) }
+        guard column == expected else { throw TraceLineError(line: number, message: columnMessage(line)) }
         if let lastTime, values.0 <= lastTime {
             throw TraceLineError(
                 line: number,
@@ -72,15 +83,18 @@ public struct TraceLineParser: Sendable {
             )
         }
         lastTime = values.0
-        return AccelSample(time: values.0, x: values.1, y: values.2, z: values.3)
+        let base = columns.hasBase ? Vector3(values.4, values.5, values.6) : nil
+        return AccelSample(time: values.0, acceleration: Vector3(values.1, values.2, values.3), base: base)
     }
 
     private mutating func readComment(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceLineError) {
         let text = String(decoding: line.dropFirst(), as: UTF8.self).trimmingWhitespace()
         if text.hasPrefix("orientd trace v") {
             let version = text.dropFirst("orientd trace v".count)
-            guard version == "\(TraceFormat.version)" else {
-                throw TraceLineError(line: number, message: "unsupported trace version \"\(version)\"; this orientd reads v\(TraceFormat.version)")
+            // Compared as text, so that "02" or "+2" is not taken for a version nobody writes.
+            guard TraceFormat.versions.contains(where: { "\($0)" == version }) else {
+                let known = TraceFormat.versions.map { "v\($0)" }.joined(separator: " and ")
+                throw TraceLineError(line: number, message: "unsupported trace version \"\(version)\"; this orientd reads \(known)")
             }
             return
         }
@@ -96,6 +110,12 @@ public struct TraceLineParser: Sendable {
                 metadata.mountMatrix = try MountMatrix(parsing: value)
             } catch {
                 throw TraceLineError(line: number, message: error.description)
+            }
+        case "base-mount-matrix":
+            do {
+                metadata.baseMountMatrix = try MountMatrix(parsing: value)
+            } catch {
+                throw TraceLineError(line: number, message: "base-mount-matrix: \(error.description)")
             }
         case "source":
             metadata.source = value
@@ -129,8 +149,8 @@ public struct TraceLineParser: Sendable {
         }
     }
 
-    private static func columnMessage(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    private func columnMessage(_ line: UnsafeBufferPointer<UInt8>) -> String {
         let count = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).count
-        return "expected 4 columns t,x,y,z, found \(count)"
+        return "expected \(columns.count) columns \(columns.headerRow), found \(count)"
     }
 }

@@ -3,12 +3,14 @@ import SystemPackage
 
 /// Reads a trace file as a stream of samples, a chunk at a time, so a trace of hours is never loaded whole.
 ///
-/// Opening reads up to the header row, so ``metadata`` (the mount matrix above all) is known before the first
-/// sample. `-` reads standard input.
+/// Opening reads up to the header row, so ``metadata`` (the mount matrices above all) and ``columns`` (whether
+/// samples carry the base's reading) are known before the first sample. `-` reads standard input.
 public final class TraceReader {
     /// The name used in error messages: the path, or `<stdin>`.
     public let name: String
     public var metadata: TraceMetadata { parser.metadata }
+    /// `.displayAndBase` when every sample carries the base sensor's reading too.
+    public var columns: TraceColumns { parser.columns }
 
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool

@@ -3,13 +3,19 @@ import SystemPackage
 
 /// Writes a trace file line by line, each line written through to the file at once, so that a recording that is
 /// interrupted (Ctrl-C, a crash, a pulled plug) is still a valid trace up to its last sample.
+///
+/// The columns are fixed by the preamble, written first: a trace of the display alone is v1, exactly as before
+/// v2 existed, and one with the base's readings too is v2.
 public final class TraceWriter {
     public let path: String
+    public let columns: TraceColumns
     private let descriptor: FileDescriptor
     private var lastTime: Double?
 
     /// Creates (or truncates) `path` and writes the preamble.
-    public init(path: String, metadata: TraceMetadata) throws(TraceError) {
+    /// - Parameter columns: `.displayAndBase` to record the base sensor too; by default, the base's columns when
+    ///   the metadata has a base mount matrix (``TraceFormat/columns(for:)``).
+    public init(path: String, metadata: TraceMetadata, columns: TraceColumns? = nil) throws(TraceError) {
         do {
             descriptor = try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
@@ -18,7 +24,8 @@ public final class TraceWriter {
             throw TraceError(file: path, line: nil, kind: .cannotOpen((error as? Errno) ?? .ioError))
         }
         self.path = path
-        try write(TraceFormat.preamble(metadata))
+        self.columns = columns ?? TraceFormat.columns(for: metadata)
+        try write(TraceFormat.preamble(metadata, columns: self.columns))
     }
 
     deinit {
@@ -26,9 +33,16 @@ public final class TraceWriter {
     }
 
     /// Appends a sample. One whose time does not increase after rounding to the format's microseconds is
-    /// skipped, so the file always reads back. Returns whether it was written.
+    /// skipped, so the file always reads back; so is one without a base reading in a trace with the base's
+    /// columns, since every line must fill them. A display-only trace writes a sample's display reading alone.
+    /// Returns whether it was written.
     @discardableResult
     public func append(_ sample: AccelSample) throws(TraceError) -> Bool {
+        var sample = sample
+        switch columns {
+        case .display: sample.base = nil
+        case .displayAndBase: if sample.base == nil { return false }
+        }
         let rounded = (sample.time * 1e6).rounded() / 1e6
         if let lastTime, rounded <= lastTime { return false }
         lastTime = rounded

@@ -106,6 +106,26 @@ struct ReplaySourceTests {
         #expect(events.last == .ended)
     }
 
+    @Test("A two-sensor trace plays with each sample's base reading, on later loops too")
+    func baseReadings() async throws {
+        var text = TraceFormat.preamble(TraceMetadata(baseMountMatrix: .identity, source: "convertible"))
+        for i in 0..<20 {
+            let t = 1 + Double(i) * 0.02
+            text += TraceFormat.line(
+                AccelSample(time: t, acceleration: Vector3(0, -9.8, 0), base: Vector3(0, Double(i) * 0.25, -9.8)))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).trace").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let source = try ReplaySource(path: path, speed: .max, loop: true)
+        let samples = await collect(source.events(), limit: 41).compactMap { event -> AccelSample? in
+            if case .sample(let sample) = event { sample } else { nil }
+        }
+        #expect(samples.count == 40)
+        let expected = (0..<20).map { Vector3(0, Double($0) * 0.25, -9.8) }  // quarters: exact in the file
+        #expect(samples.map(\.base) == expected + expected)
+        #expect(samples[20].time > samples[19].time, "the second loop goes on in time")
+    }
+
     @Test("A missing or malformed trace fails at start, naming the file")
     func badTrace() throws {
         #expect(throws: TraceError.self) { try ReplaySource(path: "/nonexistent.trace") }

@@ -4,9 +4,10 @@ import OrientTrace
 
 /// Reads the input as a trace two ways and checks that:
 /// - TraceReader (chunked file reading) and TraceLineParser fed line by line agree on every sample and error;
-/// - samples are finite with increasing times, and errors carry a line number inside the input;
+/// - samples are finite with increasing times, carry a base reading exactly when the header row has its
+///   columns, and errors carry a line number inside the input;
 /// - the metadata of an accepted trace survives writing: the preamble TraceFormat writes for it reads back to
-///   a preamble that writes identically, with the same mount matrix.
+///   a preamble that writes identically, with the same mount matrices and columns.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -26,17 +27,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for sample in direct.samples {
         let a = sample.acceleration
         precondition(sample.time.isFinite && a.x.isFinite && a.y.isFinite && a.z.isFinite, "non-finite sample")
+        precondition((sample.base != nil) == direct.columns.hasBase, "a base reading without base columns, or none with")
+        if let b = sample.base { precondition(b.x.isFinite && b.y.isFinite && b.z.isFinite, "non-finite base reading") }
         precondition(sample.time > previous, "time does not increase")
         previous = sample.time
     }
 
-    if direct.error == nil { checkPreambleRoundTrip(direct.metadata) }
+    if direct.error == nil { checkPreambleRoundTrip(direct.metadata, columns: direct.columns) }
     return 0
 }
 
 private struct Outcome {
     var samples: [AccelSample] = []
     var metadata = TraceMetadata()
+    var columns = TraceColumns.display
     var error: TraceLineError?
 }
 
@@ -60,6 +64,7 @@ private func parseLines(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         outcome.error = error
     }
     outcome.metadata = parser.metadata
+    outcome.columns = parser.columns
     return outcome
 }
 
@@ -96,8 +101,8 @@ private func readFile(_ bytes: UnsafeBufferPointer<UInt8>) -> ReadOutcome {
     return outcome
 }
 
-private func checkPreambleRoundTrip(_ metadata: TraceMetadata) {
-    let written = TraceFormat.preamble(metadata)
+private func checkPreambleRoundTrip(_ metadata: TraceMetadata, columns: TraceColumns) {
+    let written = TraceFormat.preamble(metadata, columns: columns)
     var parser = TraceLineParser()
     var number = 0
     do throws(TraceLineError) {
@@ -113,6 +118,9 @@ private func checkPreambleRoundTrip(_ metadata: TraceMetadata) {
         fatalError("the preamble written for an accepted trace does not read back: \(error)\n\(written)")
     }
     precondition(parser.metadata.mountMatrix == metadata.mountMatrix, "the mount matrix changes when written\n\(written)")
-    let rewritten = TraceFormat.preamble(parser.metadata)
+    precondition(
+        parser.metadata.baseMountMatrix == metadata.baseMountMatrix, "the base mount matrix changes when written\n\(written)")
+    precondition(parser.columns == columns, "the columns change when written\n\(written)")
+    let rewritten = TraceFormat.preamble(parser.metadata, columns: parser.columns)
     precondition(rewritten == written, "the preamble changes when read and written again:\n\(written)---\n\(rewritten)")
 }
