@@ -128,7 +128,7 @@ private final class ReplayCursor: @unchecked Sendable {
             guard let reader else { return nil }
             if !opened {
                 opened = true
-                return .opened(describe(reader.metadata))
+                return .opened(describe(reader.metadata, hasBase: reader.columns.hasBase))
             }
             let sample: AccelSample
             if let pendingSample {
@@ -183,13 +183,14 @@ private final class ReplayCursor: @unchecked Sendable {
         try await clock.sleep(until: start.instant + ReplaySource.batchInterval * intervals)
     }
 
-    private func describe(_ metadata: TraceMetadata) -> SensorDescription {
+    /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.
+    private func describe(_ metadata: TraceMetadata, hasBase: Bool) -> SensorDescription {
         let name = metadata.source ?? String(path.split(separator: "/").last ?? "trace")
         let matrix = mountMatrixOverride ?? metadata.mountMatrix ?? .identity
         let matrixSource: SensorDescription.MatrixSource =
             mountMatrixOverride != nil ? .configuration : (metadata.mountMatrix != nil ? .trace : .identity)
         return SensorDescription(
             id: path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource,
-            scaleSource: .none)
+            baseMountMatrix: hasBase ? metadata.baseMountMatrix ?? .identity : nil, scaleSource: .none)
     }
 }
