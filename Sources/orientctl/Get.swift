@@ -9,7 +9,8 @@ extension Orientctl {
                 Without --mask, --preferred or --no-autorotate the interface orientation is the one under the \
                 system mask; with them, the one this client would see under its own settings. When the daemon \
                 samples on demand and nobody subscribes, it opens the sensor for this request and answers with \
-                what it reads (within about a second); --json shows "fresh": false when it could not.
+                what it reads (within about a second); --json shows "fresh": false when it could not. On a \
+                convertible (when the daemon reports a posture) the posture, tablet mode and hinge angle follow.
 
                 --json prints the daemon's reply as one JSON object on one line, without the request's ok and \
                 id, every other field as the daemon sent it.

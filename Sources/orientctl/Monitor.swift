@@ -6,7 +6,9 @@ extension Orientctl {
         static let configuration = CommandConfiguration(
             abstract: "Print every orientation change as it happens.",
             discussion: """
-                The first line is the state when the subscription starts, then one line per change. --json \
+                The first line is the state when the subscription starts, then one line per change. On a \
+                convertible (when the daemon reports a posture) each line also shows the posture, tablet mode and \
+                hinge angle, and a hinge being moved prints a line per degree. --json \
                 prints each as one JSON object on one line: the subscription's reply without the request's ok \
                 and id, then the daemon's events as it sent them.
                 """

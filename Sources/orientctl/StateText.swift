@@ -3,22 +3,47 @@ import OrientProtocol
 /// How states and events are printed.
 enum StateText {
     static func human(_ m: ServerMessage) -> String {
-        """
-        device: \(m.device ?? "?")
-        interface: \(m.interface ?? "?")
-        locked: \(m.locked == true ? "yes" : "no")
-        mask: \(m.mask ?? "?")
-        sensor: \(m.sensor ?? "?")
-        """
+        var text = """
+            device: \(m.device ?? "?")
+            interface: \(m.interface ?? "?")
+            locked: \(m.locked == true ? "yes" : "no")
+            mask: \(m.mask ?? "?")
+            sensor: \(m.sensor ?? "?")
+            """
+        if let posture = knownPosture(m) {
+            text += """
+
+                posture: \(posture)
+                tablet-mode: \(m.tabletMode.map { $0 ? "yes" : "no" } ?? "unknown")
+                hinge-angle: \(m.hingeAngle.map { degrees($0) + "°" } ?? "unknown")
+                """
+        }
+        return text
     }
 
     /// One line per event: time, device, interface and flags.
     static func humanEvent(_ m: ServerMessage) -> String {
         let time = m.t.map { String(($0 * 1000).rounded() / 1000) } ?? "-"
         var line = "\(time)  device \(m.device ?? "?")  interface \(m.interface ?? "?")"
+        if let posture = knownPosture(m) {
+            line += "  posture \(posture)  tablet-mode \(m.tabletMode.map { $0 ? "on" : "off" } ?? "?")"
+            line += "  hinge \(m.hingeAngle.map { degrees($0) + "°" } ?? "?")"
+        }
         if m.locked == true { line += "  locked" }
         if let sensor = m.sensor, sensor != "available" { line += "  sensor \(sensor)" }
         return line
+    }
+
+    /// The posture, when the daemon reports one: a device without a base sensor (or an older daemon) prints as
+    /// it always did.
+    private static func knownPosture(_ m: ServerMessage) -> String? {
+        guard let posture = m.posture, posture != "unknown" else { return nil }
+        return posture
+    }
+
+    /// An angle as the daemon sends it, in whole degrees: `105`, not `105.0`.
+    static func degrees(_ angle: Double) -> String {
+        angle == angle.rounded() && abs(angle) < 1e9 ? String(Int(angle)) : String(angle)
     }
 
     /// A reply for `--json`: the daemon's line without `ok` and `id`, which answer orientctl's request and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrientProtocol
 
 extension Orientctl {
     /// `orientctl watch --exec CMD`: run a command on each interface change (the rotation hook).
@@ -11,6 +12,10 @@ extension Orientctl {
                 ORIENTD_PREVIOUS_INTERFACE in its environment: once at start (previous: unknown) when the \
                 orientation is known, then on every change. The command runs to completion before the next \
                 change is handled; changes that arrive meanwhile are handled in order afterwards.
+
+                ORIENTD_POSTURE (laptop, tablet, ...), ORIENTD_TABLET_MODE (1, 0, or empty when unknown) and \
+                ORIENTD_HINGE_ANGLE (whole degrees, or empty) give a convertible's posture, tablet mode and hinge \
+                angle at the change; without a base sensor they are unknown, empty and empty.
                 """
         )
 
@@ -24,12 +29,12 @@ extension Orientctl {
                     let reply = try await client.request(settings.requestFields(op: "subscribe", changes: "interface"))
                     var previous = "unknown"
                     if let interface = reply.interface, interface != "unknown" {
-                        try runHook(device: reply.device ?? "unknown", interface: interface, previous: previous)
+                        try runHook(reply, previous: previous)
                         previous = interface
                     }
                     while let (_, message) = try await client.nextLine() {
                         guard message.event != nil, let interface = message.interface, interface != previous else { continue }
-                        try runHook(device: message.device ?? "unknown", interface: interface, previous: previous)
+                        try runHook(message, previous: previous)
                         previous = interface
                     }
                     throw ClientError.notRunning(connection.path, "the daemon stopped")
@@ -37,15 +42,12 @@ extension Orientctl {
             }
         }
 
-        private func runHook(device: String, interface: String, previous: String) throws {
+        private func runHook(_ state: ServerMessage, previous: String) throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", exec]
-            var environment = ProcessInfo.processInfo.environment
-            environment["ORIENTD_DEVICE"] = device
-            environment["ORIENTD_INTERFACE"] = interface
-            environment["ORIENTD_PREVIOUS_INTERFACE"] = previous
-            process.environment = environment
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                HookEnvironment.variables(state, previousInterface: previous)) { $1 }
             do {
                 try process.run()
             } catch {

@@ -4,8 +4,8 @@ import OrientCore
 import OrientSensors
 
 /// What happens to each sensor event, run on the capture's own thread: the engine classifies there (and, with a
-/// base sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one wakeup per sample (the capture's), and
-/// the event loop wakes only when something is published.
+/// base sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one
+/// wakeup per sample (the capture's), and the event loop wakes only when something is published.
 ///
 /// Confined to the capture thread that feeds it; the daemon makes one per capture.
 final class SensorPipeline: @unchecked Sendable {
@@ -106,7 +106,8 @@ final class SensorPipeline: @unchecked Sendable {
         }
         guard let base = description.baseMountMatrix else { return }
         let fixedBase = base.repairingHandedness()
-        let used = settings.mountRepair && fixedBase.changed && !fixedBase.isSingular ? " (mirrored; using \(fixedBase.repaired))" : ""
+        let repaired = settings.mountRepair && fixedBase.changed && !fixedBase.isSingular
+        let used = repaired ? " (mirrored; using \(fixedBase.repaired))" : ""
         let rotateIn = engine?.rotateIn.rawValue ?? "-"
         logger.info("base sensor: mount matrix \(base)\(used); posture and tablet mode read, rotate-in \(rotateIn)")
     }
