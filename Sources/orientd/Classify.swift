@@ -6,10 +6,19 @@ extension Orientd {
     /// `orientd classify TRACE`: runs the engine over a recorded trace and prints each change as a JSON line.
     struct Classify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Classify a recorded trace, printing one JSON line per orientation change.",
+            abstract: "Classify a recorded trace, printing one JSON line per change of orientation (or posture).",
             discussion: """
                 Each line reads {"t":12.34,"device":"landscape-left","interface":"landscape-right"}, where t is the \
                 trace time of the sample that committed the change.
+
+                A two-sensor trace (format v2, with the keyboard base's columns bx, by, bz) also gives the hinge \
+                angle and the posture, and by default (--rotate-in tablet-mode) holds the interface upright for \
+                the keyboard out of tablet mode. A sample that changes them gets one line holding those of \
+                "posture" (unknown, closed, laptop, flat, tent, stand, tablet), "tablet-mode" (true or false) \
+                and "hinge-angle" (whole degrees, 0 to 360) that changed, after "device" and "interface" when the \
+                same sample changed them: {"t":2.54,"posture":"tent","hinge-angle":216}. null means it became \
+                unknown. The base sensor's mount matrix is the trace's base-mount-matrix or \
+                --base-mount-matrix; --no-mount-repair applies to both matrices.
 
                 Exit status: 0 on success, 64 for bad usage, 65 for malformed trace data (the message names the \
                 file and line), 66 when the trace cannot be opened, 74 when it cannot be read.
@@ -25,29 +34,19 @@ extension Orientd {
         @OptionGroup var engine: EngineOptions
 
         func run() throws {
-            let settings = try engine.classifierSettings()
-            let tracker = try engine.tracker()
             let reader: TraceReader
             do {
                 reader = try TraceReader(path: trace)
             } catch {
                 throw Self.fail(error)
             }
-            let matrix = try engine.mountMatrixOverride() ?? reader.metadata.mountMatrix ?? .identity
-            var orientation: OrientationEngine
-            do {
-                orientation = try OrientationEngine(
-                    mountMatrix: matrix, repairHandedness: !engine.noMountRepair, settings: settings, tracker: tracker
-                )
-            } catch {
-                throw ValidationError(error.description)
-            }
+            var convertible = try engine.engine(for: reader)
             var output = ChangePrinter()
             do {
                 while let sample = try reader.next() {
                     // The trace parser already refuses non-finite values and time that does not increase, so the
-                    // classifier has nothing left to refuse.
-                    if let change = try? orientation.feed(sample) { output.print(change) }
+                    // engine has nothing left to refuse.
+                    if let update = try? convertible.feed(sample) { output.print(update) }
                 }
             } catch {
                 output.flush()

@@ -24,14 +24,31 @@ struct EngineOptions: ParsableArguments {
     )
     var mountMatrixText: String?
 
-    @Flag(help: "Use the mount matrix as given, without replacing its z row by x × y.")
+    @Option(
+        name: .customLong("base-mount-matrix"),
+        help: "Use this mount matrix for the keyboard base's sensor instead of the trace's (two-sensor traces)."
+    )
+    var baseMountMatrixText: String?
+
+    @Flag(help: "Use the mount matrices as given, without replacing their z rows by x × y.")
     var noMountRepair = false
+
+    @Option(
+        name: .customLong("rotate-in"),
+        help: ArgumentHelp(
+            "Where the screen turns with the device, for two-sensor traces: always, or only in tablet mode (the "
+                + "default; out of it the interface is held upright for the keyboard).",
+            valueName: "always|tablet-mode")
+    )
+    var rotateInText: String?
 
     func validate() throws {
         _ = try systemMask()
         _ = try preferredOrientation()
         _ = try classifierSettings()
         _ = try mountMatrixOverride()
+        _ = try baseMountMatrixOverride()
+        _ = try rotateIn()
     }
 
     func systemMask() throws -> InterfaceOrientationMask {
@@ -70,6 +87,26 @@ struct EngineOptions: ParsableArguments {
         } catch {
             throw ValidationError("--mount-matrix: \(error)")
         }
+    }
+
+    /// The matrix given with `--base-mount-matrix`, which wins over the trace's `base-mount-matrix`.
+    func baseMountMatrixOverride() throws -> MountMatrix? {
+        guard let baseMountMatrixText else { return nil }
+        do {
+            return try MountMatrix(parsing: baseMountMatrixText)
+        } catch {
+            throw ValidationError("--base-mount-matrix: \(error)")
+        }
+    }
+
+    /// `--rotate-in`, or `nil` for the engine's default (tablet mode when there is a base sensor).
+    func rotateIn() throws -> RotateIn? {
+        guard let rotateInText else { return nil }
+        guard let value = RotateIn(rawValue: rotateInText) else {
+            let names = RotateIn.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--rotate-in: unknown value \"\(rotateInText)\"; expected one of: \(names)")
+        }
+        return value
     }
 
     func tracker() throws -> InterfaceOrientationTracker {

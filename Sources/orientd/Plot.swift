@@ -19,6 +19,10 @@ extension Orientd {
                 file and line), 66 when the trace cannot be opened, 73 when the image cannot be created, 74 when \
                 the trace cannot be read or the image cannot be written.
 
+                A two-sensor trace (format v2) adds a band for the posture and one for tablet mode, and a panel of \
+                the hinge angle θ over time, broken where it cannot be read; the interface band then shows \
+                --rotate-in at work, as classify prints it.
+
                 Classifier settings (--classifier NAME=VALUE, repeatable):
                 \(ClassifierSettingsHelp.text)
                 """
@@ -40,24 +44,13 @@ extension Orientd {
         }
 
         func run() throws {
-            let settings = try engine.classifierSettings()
-            let tracker = try engine.tracker()
             let reader: TraceReader
             do {
                 reader = try TraceReader(path: trace)
             } catch {
                 throw Classify.fail(error)
             }
-            let matrix = try engine.mountMatrixOverride() ?? reader.metadata.mountMatrix ?? .identity
-            let orientation: OrientationEngine
-            do {
-                orientation = try OrientationEngine(
-                    mountMatrix: matrix, repairHandedness: !engine.noMountRepair, settings: settings, tracker: tracker
-                )
-            } catch {
-                throw ValidationError(error.description)
-            }
-            var recorder = TimelineRecorder(engine: orientation, bins: TracePlot.bins(forWidth: width))
+            var recorder = TimelineRecorder(engine: try engine.engine(for: reader), bins: TracePlot.bins(forWidth: width))
             do {
                 while let sample = try reader.next() { recorder.feed(sample) }
             } catch {

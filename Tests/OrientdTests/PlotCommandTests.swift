@@ -23,6 +23,10 @@ struct PlottedSVG {
         try #require(Self.descendants(of: root).first { $0.value(of: "id") == id }, "no #\(id)")
     }
 
+    func contains(id: String) -> Bool {
+        Self.descendants(of: root).contains { $0.value(of: "id") == id }
+    }
+
     /// The orientation of each span in a band, in order: the class of its rectangles.
     func band(_ id: String) throws -> [String] {
         try element(id: id).elements(forName: "rect").map { $0.value(of: "class") ?? "" }

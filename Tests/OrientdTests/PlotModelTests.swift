@@ -8,7 +8,7 @@ import Testing
 struct PlotModelTests {
     @Test("The decimator holds at most its capacity of bins, and keeps every extreme and every sample's count")
     func decimatorKeepsExtremes() throws {
-        var decimator = MinMaxDecimator(capacity: 64)
+        var decimator = MinMaxDecimator<SIMD4<Double>>(capacity: 64)
         var low = SIMD4<Double>(repeating: .infinity)
         var high = SIMD4<Double>(repeating: -.infinity)
         var maxBins = 0
@@ -33,7 +33,8 @@ struct PlotModelTests {
 
     @Test("Spans: unknown until the first commit, one per device change, interface changes only")
     func spans() throws {
-        var recorder = TimelineRecorder(engine: try OrientationEngine(tracker: InterfaceOrientationTracker()), bins: 100)
+        let engine = ConvertibleEngine(orientation: try OrientationEngine(tracker: InterfaceOrientationTracker()), posture: nil)
+        var recorder = TimelineRecorder(engine: engine, bins: 100)
         func hold(_ reading: Vector3, from start: Double, seconds: Double) {
             for i in 0..<Int(seconds * 50) {
                 recorder.feed(AccelSample(time: start + Double(i) / 50, acceleration: reading))
@@ -53,6 +54,43 @@ struct PlotModelTests {
         #expect(timeline.gated.count == 1)
         #expect(gate.lowerBound == 2 && abs(gate.upperBound - 2.74) < 1e-9, "from the jolt to 0.25 s after it")
         #expect(timeline.changes.last.map { $0.time >= gate.upperBound } == true, "the landscape commit waits for the gate")
+    }
+
+    @Test("Two sensors: θ is kept where known, its unknown stretches, and posture and tablet-mode spans")
+    func postureTimeline() throws {
+        let engine = ConvertibleEngine(
+            orientation: try OrientationEngine(tracker: InterfaceOrientationTracker()), posture: try PostureEngine())
+        var recorder = TimelineRecorder(engine: engine, bins: 100)
+        let side = Vector3(ConvertibleTrace.g, 0, 0)
+        for i in 0..<250 {
+            let t = Double(i) / 50
+            // Open at 100° for 2 s, stood upright for 1 s (θ unknown), then folded flat back to 360° by 4 s.
+            switch t {
+            case ..<2: recorder.feed(ConvertibleTrace.sample(time: t, theta: 100))
+            case ..<3: recorder.feed(AccelSample(time: t, acceleration: side, base: side))
+            default: recorder.feed(ConvertibleTrace.sample(time: t, theta: min(360, 100 + 260 * (t - 3))))
+            }
+        }
+        let timeline = recorder.finished
+        let posture = try #require(timeline.posture)
+        let known = posture.angles.bins.map(\.bin.count).reduce(0, +)
+        #expect(known > 150 && known < 250, "θ only where it was known: \(known) samples")
+        let angles = posture.angles.bins.map(\.bin)
+        #expect(angles.map { $0.minimum[0] }.min()! >= 99.5 && angles.map { $0.maximum[0] }.max()! > 355)
+        #expect(posture.unknownAngle.count == 1)
+        let unknown = try #require(posture.unknownAngle.first)
+        #expect(unknown.lowerBound > 2 && unknown.lowerBound < 2.5 && unknown.upperBound > 3 && unknown.upperBound < 3.5)
+        #expect(!angles.contains { $0.first < unknown.upperBound && $0.last > unknown.lowerBound }, "no θ inside it")
+        #expect(timeline.postureSpans.first?.value == .unknown && timeline.postureSpans.dropFirst().first?.value == .laptop)
+        #expect(timeline.postureSpans.last?.value == .tablet && timeline.postureSpans.last?.end == timeline.last)
+        #expect(timeline.tabletModeSpans.map(\.value) == [.unknown, .off, .on])
+        #expect(posture.rotateIn == .tabletMode && posture.tabletModeAngles == (200, 160))
+
+        var alone = TimelineRecorder(
+            engine: ConvertibleEngine(orientation: try OrientationEngine(tracker: InterfaceOrientationTracker()), posture: nil),
+            bins: 100)
+        alone.feed(ConvertibleTrace.sample(time: 0, theta: 100))
+        #expect(alone.finished.posture == nil && alone.finished.postureSpans.isEmpty)
     }
 
     @Test("Axis steps are round, time labels read as a clock")

@@ -1,28 +1,29 @@
-/// Keeps the extremes of four series (x, y, z and magnitude) in time bins, so that a trace of any length is drawn
-/// from a bounded number of points without losing a peak.
+/// Keeps the extremes of a few series in time bins (one per lane: x, y, z and magnitude for the readings, the hinge
+/// angle for a convertible), so that a trace of any length is drawn from a bounded number of points without losing
+/// a peak.
 ///
 /// The trace's length is not known until its end (it may come from standard input), so the bins start narrow
 /// and double in width, merging in pairs, whenever a sample falls beyond the last one. At most `capacity` bins
 /// are ever held. This is for drawing only: the classifier sees every sample.
-struct MinMaxDecimator {
+struct MinMaxDecimator<Values: SIMD> where Values.Scalar == Double {
     /// The samples of one bin: when they start and end, and each series' extremes and when they occurred.
     struct Bin: Equatable {
         var first: Double
         var last: Double
         var count: Int
-        var minimum: SIMD4<Double>
-        var maximum: SIMD4<Double>
-        var minimumAt: SIMD4<Double>
-        var maximumAt: SIMD4<Double>
+        var minimum: Values
+        var maximum: Values
+        var minimumAt: Values
+        var maximumAt: Values
 
-        init(time: Double, values: SIMD4<Double>) {
+        init(time: Double, values: Values) {
             first = time
             last = time
             count = 1
             minimum = values
             maximum = values
-            minimumAt = SIMD4(repeating: time)
-            maximumAt = SIMD4(repeating: time)
+            minimumAt = Values(repeating: time)
+            maximumAt = Values(repeating: time)
         }
 
         /// Adds a later stretch of samples.
@@ -57,7 +58,7 @@ struct MinMaxDecimator {
     }
 
     /// Adds a sample; times must not decrease (the trace reader guarantees that they increase).
-    mutating func add(time: Double, values: SIMD4<Double>) {
+    mutating func add(time: Double, values: Values) {
         let origin = self.origin ?? time
         self.origin = origin
         let offset = time - origin

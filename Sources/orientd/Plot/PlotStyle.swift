@@ -33,6 +33,24 @@ enum PlotStyle {
         .face-down{fill:#c2a5cf}
         """
 
+    /// The rules only a two-sensor plot needs, added after ``sheet`` so that other plots stay as they were: the θ
+    /// line, its unknown stretches and thresholds, the postures (their `unknown` is the orientations') and tablet
+    /// mode.
+    static let postureSheet = """
+        .hinge-angle{stroke:#6a3d9a;stroke-width:1.5}
+        .unknown-angle{fill:#999999;fill-opacity:0.15}
+        .threshold{stroke:#6a3d9a;stroke-opacity:0.6;stroke-dasharray:3 3}
+        .closed{fill:#bdbdbd}
+        .laptop{fill:#c6dbef}
+        .flat{fill:#fee391}
+        .tent{fill:#bcbddc}
+        .stand{fill:#c7e9c0}
+        .tablet{fill:#fdd0a2}
+        .tablet-mode-unknown{fill:#eeeeee}
+        .tablet-mode-off{fill:#d9d9d9}
+        .tablet-mode-on{fill:#74c476}
+        """
+
     /// A rough width of `text` at 12 px, to lay the legend out and to decide whether a span's name fits in it.
     static func textWidth(_ text: String, fontSize: Double = 12) -> Double {
         Double(text.count) * fontSize * 0.58

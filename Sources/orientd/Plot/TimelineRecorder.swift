@@ -1,29 +1,34 @@
 import OrientCore
 
 /// Runs the engine over samples in the sensor's frame, as `orientd classify` does, and records what a plot of
-/// them shows: the readings as the classifier sees them, the commits and the motion gate.
+/// them shows: the readings as the classifier sees them, the commits and the motion gate, and for a two-sensor
+/// trace the hinge angle, posture and tablet mode.
 struct TimelineRecorder {
-    private var engine: OrientationEngine
+    private var engine: ConvertibleEngine
     private var timeline: TraceTimeline
     /// When the motion gate closed, while it is closed.
     private var gatedSince: Double?
 
     /// - Parameter bins: how many time bins of readings to keep for drawing (about two per pixel column).
-    init(engine: OrientationEngine, bins: Int) {
+    init(engine: ConvertibleEngine, bins: Int) {
         self.engine = engine
+        let orientation = engine.orientation
         timeline = TraceTimeline(
-            settings: engine.classifier.settings, initialDevice: engine.device, initialInterface: engine.interface,
-            envelope: MinMaxDecimator(capacity: bins))
+            settings: orientation.classifier.settings, initialDevice: orientation.device,
+            initialInterface: orientation.interface, envelope: MinMaxDecimator(capacity: bins))
+        if let posture = engine.posture {
+            timeline.posture = PostureTimeline(engine: posture, rotateIn: engine.rotateIn, bins: bins)
+        }
     }
 
     mutating func feed(_ sample: AccelSample) {
-        let reading = engine.mountMatrix.apply(sample.acceleration)
-        let change: OrientationEngine.Change?
+        let reading = engine.orientation.mountMatrix.apply(sample.acceleration)
+        let update: ConvertibleEngine.Update
         do {
-            change = try engine.feedDeviceFrame(AccelSample(time: sample.time, acceleration: reading))
+            update = try engine.feed(sample)
         } catch {
-            // The trace parser already refuses what the classifier would (non-finite values, time that does not
-            // increase); a sample the classifier refuses is not drawn either.
+            // The trace parser already refuses what the engine would (non-finite values, time that does not
+            // increase); a sample the engine refuses is not drawn either.
             return
         }
         let t = sample.time
@@ -31,9 +36,10 @@ struct TimelineRecorder {
         if timeline.first == nil { timeline.first = t }
         timeline.last = t
         timeline.envelope.add(time: t, values: SIMD4(reading.x, reading.y, reading.z, reading.length))
-        if let change { timeline.changes.append(change) }
+        if let change = update.orientation { timeline.changes.append(change) }
+        timeline.posture?.record(time: t, angle: engine.posture?.hingeAngle, change: update.posture)
 
-        switch (engine.classifier.isMotionGated, gatedSince) {
+        switch (engine.orientation.classifier.isMotionGated, gatedSince) {
         case (true, nil): gatedSince = t
         case (false, let since?):
             timeline.gated.append(since...t)
@@ -46,6 +52,7 @@ struct TimelineRecorder {
     var finished: TraceTimeline {
         var result = timeline
         if let gatedSince, let last = result.last { result.gated.append(gatedSince...last) }
+        result.posture = result.posture?.finished(at: result.last)
         return result
     }
 }

@@ -1,20 +1,26 @@
 import OrientCore
 
-/// The orientation bands and the commit marks.
+/// The bands (orientation; posture and tablet mode too for two sensors) and the commit marks.
 extension TracePlot {
-    /// One rectangle per span, coloured by the orientation's name, with the name written in when it fits.
+    /// One rectangle per span, coloured by its value's name (after `classPrefix`, for names that would say too
+    /// little as a class, such as `on`), with the name written in when it fits.
     func drawBand<Value: Equatable & CustomStringConvertible>(
         _ svg: inout SVGWriter, id: String, label: String, top: Double, spans: [TraceTimeline.Span<Value>],
-        time: LinearScale
+        time: LinearScale, classPrefix: String = ""
     ) {
         let c = SVGNumber.coordinate
-        svg.element("text", ["x": c(Self.left - 6), "y": c(top + 16), "text-anchor": "end"], text: label)
+        // A label too long for the margin ("tablet mode") is set smaller rather than cut off.
+        if PlotStyle.textWidth(label) > Self.left - 8 {
+            svg.element("text", ["x": c(Self.left - 6), "y": c(top + 16), "text-anchor": "end", "font-size": "10"], text: label)
+        } else {
+            svg.element("text", ["x": c(Self.left - 6), "y": c(top + 16), "text-anchor": "end"], text: label)
+        }
         svg.element("g", ["id": id]) { svg in
             for span in spans {
                 let x0 = time(span.start)
                 let width = time(span.end) - x0
                 let attributes: KeyValuePairs = [
-                    "class": span.value.description, "x": c(x0), "y": c(top), "width": c(width),
+                    "class": classPrefix + span.value.description, "x": c(x0), "y": c(top), "width": c(width),
                     "height": c(Self.bandHeight),
                 ]
                 // A tooltip only where there is room to point at it: in a long trace most spans are narrower

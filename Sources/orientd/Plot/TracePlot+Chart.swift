@@ -13,7 +13,7 @@ extension TracePlot {
         let right = Self.left + Double(columns)
 
         var lines = ""
-        for tick in timeTicks { lines += "M\(c(time(first + tick))) \(c(Self.chartTop))V\(c(bandsBottom))" }
+        for tick in timeTicks { lines += "M\(c(time(first + tick))) \(c(Self.chartTop))V\(c(panelsBottom))" }
         for tick in readingTicks { lines += "M\(c(Self.left)) \(c(readings(tick)))H\(c(right))" }
         svg.element("path", ["class": "grid", "d": lines])
         svg.element("rect", [
@@ -26,10 +26,10 @@ extension TracePlot {
 
         svg.element("g", ["id": "time-axis", "text-anchor": "middle"]) { svg in
             for tick in timeTicks {
-                svg.element("text", ["x": c(time(first + tick)), "y": c(bandsBottom + 16)],
+                svg.element("text", ["x": c(time(first + tick)), "y": c(panelsBottom + 16)],
                     text: AxisTicks.timeLabel(tick, step: timeStep))
             }
-            svg.element("text", ["x": c((Self.left + right) / 2), "y": c(bandsBottom + 32)],
+            svg.element("text", ["x": c((Self.left + right) / 2), "y": c(panelsBottom + 32)],
                 text: "time since the first sample (trace time \(first) s)")
         }
         svg.element("g", ["id": "reading-axis", "text-anchor": "end"]) { svg in
@@ -43,11 +43,21 @@ extension TracePlot {
             text: "m/s² in the device frame (mount matrix applied), as the classifier sees them")
     }
 
-    /// Shades the stretches in which the motion gate held commits back. Stretches less than a pixel apart are
-    /// drawn as one, and each is at least a pixel wide, so that a long trace stays small and each still shows.
+    /// Shades the stretches in which the motion gate held commits back.
     func drawGate(_ svg: inout SVGWriter, _ gated: [ClosedRange<Double>], time: LinearScale) {
+        drawStretches(
+            &svg, gated, id: "motion-gate", class: "gated", describedAs: "motion-gated", top: Self.chartTop,
+            height: Self.chartHeight, time: time)
+    }
+
+    /// Shades stretches of time over a panel. Stretches less than a pixel apart are drawn as one, and each is at
+    /// least a pixel wide, so that a long trace stays small and each still shows.
+    func drawStretches(
+        _ svg: inout SVGWriter, _ stretches: [ClosedRange<Double>], id: String, class name: String,
+        describedAs description: String, top: Double, height: Double, time: LinearScale
+    ) {
         var merged: [(x0: Double, x1: Double, start: Double, end: Double)] = []
-        for range in gated {
+        for range in stretches {
             let x0 = time(range.lowerBound)
             let x1 = max(time(range.upperBound), x0 + 1)
             if let last = merged.indices.last, x0 - merged[last].x1 < 1 {
@@ -58,12 +68,12 @@ extension TracePlot {
             }
         }
         let c = SVGNumber.coordinate
-        svg.element("g", ["id": "motion-gate"]) { svg in
+        svg.element("g", ["id": id]) { svg in
             for stretch in merged {
                 svg.element("rect", [
-                    "class": "gated", "x": c(stretch.x0), "y": c(Self.chartTop), "width": c(stretch.x1 - stretch.x0),
-                    "height": c(Self.chartHeight),
-                ], title: "motion-gated from \(stretch.start) s to \(stretch.end) s")
+                    "class": name, "x": c(stretch.x0), "y": c(top), "width": c(stretch.x1 - stretch.x0),
+                    "height": c(height),
+                ], title: "\(description) from \(stretch.start) s to \(stretch.end) s")
             }
         }
     }
@@ -71,17 +81,7 @@ extension TracePlot {
     /// x, y, z and magnitude as lines through each pixel column's extremes, in the order they occurred. A line
     /// breaks where samples are further apart than the classifier's max-sample-gap, as its filter restarts there.
     func drawReadings(_ svg: inout SVGWriter, _ timeline: TraceTimeline, time: LinearScale, readings: LinearScale) {
-        var perColumn: [(column: Int, bin: MinMaxDecimator.Bin)] = []
-        for (_, bin) in timeline.envelope.bins {
-            // Clamped as a Double: a trace whose times span more than Double's range maps to no finite pixel.
-            let position = time(bin.first) - Self.left
-            let column = position.isFinite ? Int(min(max(position, 0), Double(columns - 1))) : 0
-            if let last = perColumn.indices.last, perColumn[last].column == column {
-                perColumn[last].bin.absorb(bin)
-            } else {
-                perColumn.append((column, bin))
-            }
-        }
+        let perColumn = columnBins(timeline.envelope, time: time)
         let c = SVGNumber.coordinate
         let gap = timeline.settings.maxSampleGap
         svg.element("g", ["id": "readings"]) { svg in
@@ -104,5 +104,25 @@ extension TracePlot {
                 svg.element("path", ["id": "series-\(series.name)", "class": "series \(series.name)", "d": d])
             }
         }
+    }
+}
+
+extension TracePlot {
+    /// A decimator's bins gathered into the pixel columns they fall in, in time order.
+    func columnBins<Values>(_ decimator: MinMaxDecimator<Values>, time: LinearScale)
+        -> [(column: Int, bin: MinMaxDecimator<Values>.Bin)]
+    {
+        var perColumn: [(column: Int, bin: MinMaxDecimator<Values>.Bin)] = []
+        for (_, bin) in decimator.bins {
+            // Clamped as a Double: a trace whose times span more than Double's range maps to no finite pixel.
+            let position = time(bin.first) - Self.left
+            let column = position.isFinite ? Int(min(max(position, 0), Double(columns - 1))) : 0
+            if let last = perColumn.indices.last, perColumn[last].column == column {
+                perColumn[last].bin.absorb(bin)
+            } else {
+                perColumn.append((column, bin))
+            }
+        }
+        return perColumn
     }
 }

@@ -17,11 +17,13 @@ struct TraceTimeline {
     var first: Double?
     var last: Double?
     /// x, y, z and magnitude in the device frame, in m/s².
-    var envelope: MinMaxDecimator
+    var envelope: MinMaxDecimator<SIMD4<Double>>
     /// Every committed change, as `orientd classify` prints them.
     var changes: [OrientationEngine.Change] = []
     /// Stretches in which the motion gate held commits back, from the first gated sample to the first free one.
     var gated: [ClosedRange<Double>] = []
+    /// The hinge angle, posture and tablet mode; `nil` for a trace of the display alone.
+    var posture: PostureTimeline?
 
     /// The committed device orientation over the trace, one span per change.
     var deviceSpans: [Span<DeviceOrientation>] {
@@ -31,6 +33,18 @@ struct TraceTimeline {
     /// The interface orientation over the trace. A change that keeps it (face up, say) extends the span.
     var interfaceSpans: [Span<InterfaceOrientation>] {
         spans(initial: initialInterface, changes: changes.map { ($0.time, $0.interface) })
+    }
+
+    /// The posture over a two-sensor trace (none for the display alone).
+    var postureSpans: [Span<Posture>] {
+        guard let posture else { return [] }
+        return spans(initial: posture.initialPosture, changes: posture.postureChanges)
+    }
+
+    /// Tablet mode over a two-sensor trace (none for the display alone).
+    var tabletModeSpans: [Span<TabletModeBand>] {
+        guard let posture else { return [] }
+        return spans(initial: TabletModeBand(posture.initialTabletMode), changes: posture.tabletModeChanges)
     }
 
     private func spans<Value: Equatable>(initial: Value, changes: [(time: Double, value: Value)]) -> [Span<Value>] {
