@@ -32,7 +32,8 @@ public struct ConvertibleEngine: Sendable {
         update.orientation = try orientation.feedDeviceFrame(
             AccelSample(time: sample.time, acceleration: display))
         guard var engine = posture, let base = sample.base else { return update }
-        let change = try engine.feed(time: sample.time, display: display, base: base)
+        // A base reading the posture side refuses must not lose the display's change just committed.
+        guard let change = try? engine.feed(time: sample.time, display: display, base: base) else { return update }
         posture = engine
         if !change.isEmpty { update.posture = change }
         if case .some(let mode) = change.tabletMode, rotateIn == .tabletMode,

@@ -101,4 +101,18 @@ struct ConvertibleEngineTests {
         let angles = updates.compactMap { $0.posture?.hingeAngle }
         #expect(angles == [.some(110)])
     }
+
+    @Test("Bad base readings (on every sample, so on the one that commits) lose no display change")
+    func badBaseKeepsDisplayChange() throws {
+        var e = engine()
+        var commits: [OrientationEngine.Change] = []
+        for i in 0..<25 {
+            let base = Vector3(.nan, 0, 0)
+            if let change = try e.feed(AccelSample(time: Double(i) / 50, acceleration: portrait, base: base)).orientation {
+                commits.append(change)
+            }
+        }
+        #expect(commits.first?.device == .portrait)
+        #expect(e.orientation.device == .portrait)
+    }
 }
