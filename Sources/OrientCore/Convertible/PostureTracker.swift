@@ -19,14 +19,12 @@ public struct PostureTracker: Sendable {
     }
 
     public let settings: PostureSettings
-    public private(set) var posture: Posture = .unknown
-    /// `nil` until the first angle is read.
-    public private(set) var tabletMode: Bool?
+    private var settledPosture = SettlingValue(Posture.unknown)
+    private var settledTabletMode = SettlingValue<Bool?>(nil)
 
-    private var proposedPosture: Posture = .unknown
-    private var postureSince: Double = 0
-    private var proposedTabletMode: Bool?
-    private var tabletModeSince: Double = 0
+    public var posture: Posture { settledPosture.value }
+    /// `nil` until the first angle is read.
+    public var tabletMode: Bool? { settledTabletMode.value }
 
     public init(settings: PostureSettings = PostureSettings()) {
         self.settings = settings
@@ -34,36 +32,23 @@ public struct PostureTracker: Sendable {
 
     /// Back to `unknown`, as when a sensor goes away.
     public mutating func reset() {
-        posture = .unknown
-        tabletMode = nil
-        proposedPosture = .unknown
-        proposedTabletMode = nil
+        settledPosture = SettlingValue(.unknown)
+        settledTabletMode = SettlingValue(nil)
     }
 
     /// Feeds the angle read at `time` (or `nil`) and the filtered base reading in its device frame.
     public mutating func update(time: Double, angle: Double?, base: Vector3) -> Change {
         guard let angle else {
-            proposedPosture = posture
-            proposedTabletMode = tabletMode
+            settledPosture.cancel()
+            settledTabletMode.cancel()
             return Change()
         }
         var change = Change()
-        let nextPosture = proposePosture(angle: angle, base: base)
-        if nextPosture != proposedPosture {
-            proposedPosture = nextPosture
-            postureSince = time
-        }
-        if proposedPosture != posture, time - postureSince >= settings.settleTime {
-            posture = proposedPosture
+        let settle = settings.settleTime
+        if settledPosture.propose(proposePosture(angle: angle, base: base), at: time, settle: settle) {
             change.posture = posture
         }
-        let nextTabletMode = proposeTabletMode(angle: angle)
-        if nextTabletMode != proposedTabletMode {
-            proposedTabletMode = nextTabletMode
-            tabletModeSince = time
-        }
-        if proposedTabletMode != tabletMode, time - tabletModeSince >= settings.settleTime {
-            tabletMode = proposedTabletMode
+        if settledTabletMode.propose(proposeTabletMode(angle: angle), at: time, settle: settle) {
             change.tabletMode = tabletMode
         }
         return change
