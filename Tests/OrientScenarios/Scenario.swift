@@ -48,6 +48,17 @@ public struct SensorModel: Sendable {
     public init() {}
 }
 
+extension SensorModel {
+    /// A device-frame reading as this sensor reports it: into its frame (the mounting is a rotation, so its
+    /// inverse is its transpose), plus bias and noise. Tremor is the hand's, added before.
+    func measure(_ device: Vector3, random: inout SeededRandom) -> Vector3 {
+        let m = mounting.rows
+        let raw = m.x * device.x + m.y * device.y + m.z * device.z
+        return raw + bias + Vector3(
+            random.gaussian(sigma: noise), random.gaussian(sigma: noise), random.gaussian(sigma: noise))
+    }
+}
+
 extension Scenario {
     /// Samples a timeline at `rate` Hz.
     public static func make(
@@ -64,28 +75,14 @@ extension Scenario {
         let tremorFrequency = random.uniform(8...12)
         var samples: [AccelSample] = []
         samples.reserveCapacity(Int(timeline.duration * rate) + 1)
-        let period = 1 / rate
-        var index = 0
-        while true {
-            let t = Double(index) * period + random.uniform(-sensor.jitter...sensor.jitter) * period
-            index += 1
-            if t < 0 { continue }
-            guard t < timeline.duration else { break }
-            var device = timeline.reading(at: t, random: &random)
+        SampleTimes.forEach(rate: rate, duration: timeline.duration, jitter: sensor.jitter, random: &random) { t, random in
             let w = 2 * .pi * tremorFrequency * t
-            device = device + Vector3(
+            let device = timeline.reading(at: t, random: &random) + Vector3(
                 sensor.tremor * Double.sin(w + tremorPhase.0),
                 sensor.tremor * Double.sin(w + tremorPhase.1),
                 sensor.tremor * Double.sin(w + tremorPhase.2)
             )
-            // Into the sensor's frame: the mounting is a rotation, so its inverse is its transpose.
-            let m = sensor.mounting.rows
-            let raw = m.x * device.x + m.y * device.y + m.z * device.z
-            let noisy = raw + sensor.bias + Vector3(
-                random.gaussian(sigma: sensor.noise), random.gaussian(sigma: sensor.noise),
-                random.gaussian(sigma: sensor.noise)
-            )
-            samples.append(AccelSample(time: t, acceleration: noisy))
+            samples.append(AccelSample(time: t, acceleration: sensor.measure(device, random: &random)))
         }
         return Scenario(
             name: name, rate: rate, mountMatrix: sensor.published ?? sensor.mounting,
@@ -156,13 +153,7 @@ struct Timeline {
 
     /// The ideal reading (gravity plus the hand's own acceleration) at time `t`, in the device frame.
     func reading(at t: Double, random: inout SeededRandom) -> Vector3 {
-        var low = 0
-        var high = placed.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if placed[mid].start <= t { low = mid } else { high = mid - 1 }
-        }
-        let current = placed[low]
+        let current = placed[SampleTimes.piece(at: t, in: placed, start: \.start)]
         let local = t - current.start
         switch current.piece {
         case .hold(let pose, _, let wobble):

@@ -37,36 +37,18 @@ public struct FoldScenario: Sendable {
     ) -> FoldScenario {
         var random = SeededRandom(seed: seed)
         let timeline = FoldTimeline(start: start, pieces: pieces)
-        let period = 1 / rate
         var samples: [AccelSample] = []
         samples.reserveCapacity(Int(timeline.duration * rate) + 1)
-        var index = 0
-        while true {
-            let t = Double(index) * period + random.uniform(-display.jitter...display.jitter) * period
-            index += 1
-            if t < 0 { continue }
-            guard t < timeline.duration else { break }
+        SampleTimes.forEach(rate: rate, duration: timeline.duration, jitter: display.jitter, random: &random) { t, random in
             let (force, hinge) = timeline.state(at: t)
-            let displayReading = force
             let baseReading = HingeGeometry.base(fromDisplay: force, hingeAngle: hinge)
             samples.append(AccelSample(
-                time: t, acceleration: display.measure(displayReading, random: &random),
+                time: t, acceleration: display.measure(force, random: &random),
                 base: base.measure(baseReading, random: &random)))
         }
         return FoldScenario(
             name: name, rate: rate, mountMatrix: display.published ?? display.mounting,
             baseMountMatrix: base.published ?? base.mounting, samples: samples, expectations: timeline.expectations)
-    }
-}
-
-extension SensorModel {
-    /// A device-frame reading as this sensor reports it: into its frame, plus bias and noise (tremor is the
-    /// hand's, added by the timeline).
-    func measure(_ device: Vector3, random: inout SeededRandom) -> Vector3 {
-        let m = mounting.rows
-        let raw = m.x * device.x + m.y * device.y + m.z * device.z
-        return raw + bias + Vector3(
-            random.gaussian(sigma: noise), random.gaussian(sigma: noise), random.gaussian(sigma: noise))
     }
 }
 
@@ -140,13 +122,7 @@ struct FoldTimeline {
 
     /// The specific force in the display frame (gravity plus the hand's own acceleration) and the hinge angle.
     func state(at t: Double) -> (Vector3, Double) {
-        var low = 0
-        var high = placed.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if placed[mid].start <= t { low = mid } else { high = mid - 1 }
-        }
-        let current = placed[low]
+        let current = placed[SampleTimes.piece(at: t, in: placed, start: \.start)]
         let local = t - current.start
         switch current.piece {
         case .hold(let pose, _, let wobble), .book(let pose, _, let wobble):
