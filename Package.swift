@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "CSensorProxyBus", dependencies: ["CSystemd"]),
         // Swift concurrency's global-enqueue hook, reachable from C in a statically linked runtime too.
         .target(name: "CExecutorHook"),
+        // evdev and uinput requests (ioctl macros), for reading the lid switch and reporting tablet mode.
+        .target(name: "CLinuxInput"),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
