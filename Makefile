@@ -22,12 +22,13 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 DEMO_TRACE ?= Traces/demo.trace
+FOLD_TRACE ?= Traces/fold.trace
 RUN_DIR ?= $(CURDIR)/.build/run
 HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
 # The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked (BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: deps build release run test check-units docs check-docs install demo-trace plot-demo clean
+.PHONY: deps build release run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
 
 deps:
 	scripts/install-deps.sh
@@ -129,6 +130,14 @@ demo-trace:
 # Regenerates the README's plot of the demo trace.
 plot-demo:
 	$(SWIFT) run orientd plot $(DEMO_TRACE) -o docs/demo-trace.svg
+
+# Regenerates the convertible demo: a laptop folded into a tablet, turned through its four rotations, and opened
+# again (both sensors, trace v2, from the convertible scenario suite), and the README's plot of it.
+fold-trace:
+	$(SWIFT) run scenario-trace --convertible folding-to-tablet-and-turning-it --rate 50 --seed 1 > $(FOLD_TRACE)
+
+plot-fold:
+	$(SWIFT) run orientd plot $(FOLD_TRACE) -o docs/fold-trace.svg
 
 clean:
 	rm -rf .build

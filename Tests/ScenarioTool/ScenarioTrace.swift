@@ -9,7 +9,8 @@ import OrientTrace
 struct ScenarioTrace: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario-trace",
-        abstract: "Write a synthesised accelerometer trace (a person turning a tablet) to standard output."
+        abstract: "Write a synthesised accelerometer trace (a person turning a tablet) to standard output.",
+        discussion: "With --convertible, one scenario of the convertible suite instead, with both sensors (trace v2)."
     )
 
     @Option(help: "Samples per second.")
@@ -21,7 +22,14 @@ struct ScenarioTrace: ParsableCommand {
     @Option(help: "Seed of the first session; the same seed gives the same trace.")
     var seed: UInt64 = 1
 
+    @Option(help: "A convertible scenario by name (e.g. folding-to-tablet-and-turning-it), at --rate from --seed; --seconds is ignored.")
+    var convertible: String?
+
     func run() throws {
+        if let convertible {
+            try writeConvertible(named: convertible)
+            return
+        }
         var metadata = TraceMetadata(mountMatrix: nil, source: "scenario-trace --rate \(rate) --seconds \(seconds) --seed \(seed)")
         var written = false
         var offset = 0.0
@@ -51,5 +59,20 @@ struct ScenarioTrace: ParsableCommand {
             session += 1
         }
         print(output, terminator: "")
+    }
+
+    /// One scenario of the convertible suite, as drawn for this rate and seed, both sensors in their own frames.
+    private func writeConvertible(named name: String) throws {
+        let scenarios = FoldLibrary.all(rate: rate, seed: seed)
+        // Scenario names carry their rate and seed ("tent-and-stand@50Hz#1").
+        guard let scenario = scenarios.first(where: { $0.name.hasPrefix(name + "@") }) else {
+            let names = scenarios.map { $0.name.prefix { $0 != "@" } }.joined(separator: ", ")
+            throw ValidationError("no convertible scenario named '\(name)'; there are: \(names)")
+        }
+        let metadata = TraceMetadata(
+            mountMatrix: scenario.mountMatrix, baseMountMatrix: scenario.baseMountMatrix,
+            source: "scenario-trace --convertible \(name) --rate \(rate) --seed \(seed)")
+        print(TraceFormat.preamble(metadata, columns: .displayAndBase), terminator: "")
+        print(scenario.samples.map(TraceFormat.line).joined(), terminator: "")
     }
 }
