@@ -179,6 +179,42 @@ struct ConvertiblePublishingTests {
         #expect(sink.events.last?.posture == "laptop")
     }
 
+    @Test("A get on a convertible waits for the posture as well as the orientation: its interface depends on it")
+    func getWaitsForPosture() throws {
+        let bench = Bench()
+        var wanted: [Bool] = []
+        bench.publisher.onFreshStateWanted = { wanted.append($0) }
+        bench.publisher.schedule = { _, _ in }
+        let sink = RecordingSink()
+        #expect(bench.publisher.get(nil, from: sink, id: nil) == nil)
+        bench.open()
+        // Tilted on a lap: the display alone reads landscape, committed within 0.1 s; the posture takes longer.
+        bench.hold(Bench.landscapeLeft, hinge: nil, seconds: 0.2)
+        #expect(bench.publisher.systemState.device == .landscapeLeft)
+        #expect(sink.lines.isEmpty, "no answer before the posture: it would have turned the screen of a laptop")
+        bench.hold(Bench.portrait, hinge: 110)
+        let reply = try #require(sink.messages.first)
+        #expect(sink.lines.count == 1)
+        #expect(reply.posture == "laptop" && reply.tabletMode == false && reply.fresh == true)
+        #expect(reply.interface == "portrait")
+        #expect(wanted == [true, false])
+    }
+
+    @Test("A get on a convertible whose base sensor goes away answers with the display's orientation at once")
+    func getAfterBaseLost() throws {
+        let bench = Bench()
+        bench.publisher.onFreshStateWanted = { _ in }
+        bench.publisher.schedule = { _, _ in }
+        let sink = RecordingSink()
+        #expect(bench.publisher.get(nil, from: sink, id: nil) == nil)
+        bench.open()
+        bench.hold(Bench.landscapeLeft, hinge: nil, seconds: 0.2)
+        #expect(sink.lines.isEmpty)
+        bench.send(.baseLost(reason: "unplugged"))
+        let reply = try #require(sink.messages.first)
+        #expect(reply.device == "landscape-left" && reply.posture == "unknown" && reply.fresh == true)
+    }
+
     @Test("Without a base sensor nothing changes: posture unknown, tablet mode and angle null, nothing held")
     func singleSensor() throws {
         let bench = Bench()

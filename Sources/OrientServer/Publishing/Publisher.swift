@@ -49,6 +49,10 @@ public final class Publisher {
     private var sensorReading = false
     /// The sensor has committed an orientation since it was last opened.
     private var committedSinceOpened = false
+    /// A base sensor is read beside the display's (a convertible), and has not been lost.
+    private var baseReading = false
+    /// The convertible's posture has been committed since the sensors were last opened.
+    private var postureSinceOpened = false
     /// A replayed trace ran out: nothing fresh will come.
     private var sourceEnded = false
     private var pendingGets = PendingGets()
@@ -94,8 +98,10 @@ public final class Publisher {
         )
     }
 
-    /// Whether the device orientation comes from the sensor as it reads now, not from before it was closed.
-    public var isFresh: Bool { sensorReading && committedSinceOpened }
+    /// Whether the device orientation, and on a convertible the posture, come from the sensors as they read now,
+    /// not from before they were closed. Both are waited for: under rotate-in = tablet-mode the interface a `get`
+    /// answers depends on the posture.
+    public var isFresh: Bool { sensorReading && committedSinceOpened && (!baseReading || postureSinceOpened) }
 
     /// Answers `get`: the system's view, or with `settings` the view of a client that has them.
     ///
@@ -257,6 +263,8 @@ public final class Publisher {
         sensor = .available
         sensorReading = true
         committedSinceOpened = false
+        baseReading = description.baseMountMatrix != nil
+        postureSinceOpened = false
         // With a base sensor the last posture is kept until the new readings commit one, as the device
         // orientation is; without one there is none.
         if description.baseMountMatrix == nil { forgetHinge() }
@@ -290,18 +298,22 @@ public final class Publisher {
         }
         if let change {
             hinge.apply(change)
+            if change.posture != nil { postureSinceOpened = true }
             // After the device, as the engine does it.
             if change.tabletMode != nil { applyHoldUpright() }
         }
         broadcast()
-        if device != nil { answerPendingGets() }
+        if isFresh { answerPendingGets() }
     }
 
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
     public func baseLost() {
         forgetHinge()
+        baseReading = false
         broadcast()
+        // No posture to wait for any more.
+        if isFresh { answerPendingGets() }
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
