@@ -25,8 +25,11 @@ DEMO_TRACE ?= Traces/demo.trace
 FOLD_TRACE ?= Traces/fold.trace
 RUN_DIR ?= $(CURDIR)/.build/run
 HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
-# The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked (BENCHMARKS.md).
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked.
+# Linked by the toolchain's lld, with relative relocations packed (DT_RELR) and without exporting every symbol
+# (the static runtime's default): 19.2-19.5 MB against 20.6 MB (BENCHMARKS.md, "Memory of the daemon").
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --no-export-dynamic
 
 .PHONY: deps build release run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
 
