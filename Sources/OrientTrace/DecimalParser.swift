@@ -2,8 +2,9 @@
 ///
 /// Numbers of up to 15 significant digits with a small exponent take the exact fast path (an integer mantissa
 /// times or divided by an exact power of ten is correctly rounded); anything else goes through the standard
-/// library's parser. Only `.` is a decimal separator: the format does not depend on the locale.
-enum DecimalParser {
+/// library's parser. Only `.` is a decimal separator: the format does not depend on the locale. Public for the
+/// live sensors' raw attributes, which are numbers written the same way.
+public enum DecimalParser {
     private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }
@@ -11,9 +12,10 @@ enum DecimalParser {
     }
 
     /// The value of `bytes`, or `nil` if they are not a finite number.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         if let fast = parseFast(bytes) { return fast }
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+        // The standard library's parser reads a C string, which would end at a NUL and take "12\034" for 12.
+        guard !bytes.contains(0), let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 
