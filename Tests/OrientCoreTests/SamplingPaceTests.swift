@@ -43,6 +43,22 @@ struct SamplingPaceTests {
         #expect(pace.period(after: tilted, at: 3.3) == 0.2, "still again a second later")
     }
 
+    @Test("A convertible's base that moves under a still display returns to the full rate; a base lost does too")
+    func baseMoves() {
+        var pace = SamplingPace(fullRate: 50, stillRate: 5)
+        let onDesk = Vector3(0, 0, -9.81)
+        var time = 0.0
+        while time < 2 { time += pace.period(after: portrait, base: onDesk, at: time) }
+        #expect(pace.period(after: portrait, base: onDesk, at: time) == 0.2, "both still: the still rate")
+        // The keyboard lifted by 10° while the display is held where it was.
+        let lifted = Vector3(0, 9.81 * 0.1736, -9.81 * 0.9848)
+        #expect(pace.period(after: portrait, base: lifted, at: time + 0.2) == 0.02)
+        time += 0.2
+        while time < 5 { time += pace.period(after: portrait, base: lifted, at: time) }
+        #expect(pace.period(after: portrait, base: lifted, at: time) == 0.2)
+        #expect(pace.period(after: portrait, base: nil, at: time + 0.2) == 0.02, "the base's readings stopped")
+    }
+
     @Test("Slow drift below the threshold between readings still wakes it once it adds up")
     func driftAddsUp() {
         var pace = SamplingPace(fullRate: 50, stillRate: 5)

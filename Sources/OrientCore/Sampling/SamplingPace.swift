@@ -4,7 +4,9 @@
 /// It lives beside the classifier, not in it: the classifier sees whatever samples come, with their own times,
 /// so replays and the scenario suite are unchanged. Any reading that differs from the still reference by more
 /// than `threshold` returns to the full rate at once, so a hand turning the device (a few hundred ms) is
-/// sampled at the full rate from its first degrees. Pure and deterministic: time comes from the readings.
+/// sampled at the full rate from its first degrees. On a convertible the base sensor's reading counts too: a
+/// keyboard folded back under a display held still is a move. Pure and deterministic: time comes from the
+/// readings.
 public struct SamplingPace: Sendable, Equatable {
     /// Seconds between readings while moving, and while still.
     public let fullPeriod: Double
@@ -15,6 +17,7 @@ public struct SamplingPace: Sendable, Equatable {
     public let dwell: Double
 
     private var reference: Vector3?
+    private var baseReference: Vector3?
     private var steadySince = 0.0
 
     public init(fullRate: Double, stillRate: Double, threshold: Double = 0.5, dwell: Double = 1.0) {
@@ -24,14 +27,25 @@ public struct SamplingPace: Sendable, Equatable {
         self.dwell = dwell
     }
 
-    /// Takes a reading (m/s², any fixed frame) at `time` (seconds) and returns the seconds until the next one.
-    public mutating func period(after reading: Vector3, at time: Double) -> Double {
-        guard let reference, (reading - reference).length <= threshold else {
+    /// Takes a reading (m/s², any fixed frame), and the base sensor's when there is one, at `time` (seconds) and
+    /// returns the seconds until the next one.
+    public mutating func period(after reading: Vector3, base: Vector3? = nil, at time: Double) -> Double {
+        guard let reference, (reading - reference).length <= threshold, isSteady(base) else {
             reference = reading
+            baseReference = base
             steadySince = time
             return fullPeriod
         }
         return time - steadySince >= dwell ? stillPeriod : fullPeriod
+    }
+
+    /// Whether the base reading is where it was: both absent, or both present and within the threshold.
+    private func isSteady(_ base: Vector3?) -> Bool {
+        switch (base, baseReference) {
+        case (nil, nil): true
+        case let (base?, reference?): (base - reference).length <= threshold
+        default: false
+        }
     }
 
     /// Forgets the reference (a new sensor, a gap): the next reading starts at the full rate.

@@ -87,7 +87,7 @@ final class LiveCapture {
                 guard case .polled = reader, monotonicSeconds() >= nextRead else { continue }
                 if let reading = attempt({ () throws(SensorError) in try polled.read() }) {
                     let sample = emit(reading, scale: polled.device.scale)
-                    nextRead += sample.map { pace.period(after: $0.acceleration, at: $0.time) } ?? period
+                    nextRead += sample.map { pace.period(after: $0.acceleration, base: $0.base, at: $0.time) } ?? period
                     // After a stall, carry on from now instead of reading in a burst to catch up.
                     if nextRead < monotonicSeconds() - period { nextRead = monotonicSeconds() + period }
                 } else {
@@ -102,7 +102,7 @@ final class LiveCapture {
                     var wanted: Double?
                     for reading in readings {
                         if let sample = emit(reading, scale: buffered.device.scale) {
-                            wanted = pace.period(after: sample.acceleration, at: sample.time)
+                            wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
                         }
                     }
                     if !readings.isEmpty { lastDelivery = monotonicSeconds() }
