@@ -1,0 +1,94 @@
+import Foundation
+import OrientCore
+import OrientProtocol
+import Testing
+
+/// `orientd record` on a convertible's two emulated accelerometers (umockdev).
+@Suite("Convertible record, doctor and status under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct ConvertibleToolsTests {
+    typealias Live = ConvertibleLiveTests
+
+    /// The base sensor mounted upside down (turned 180° about x): its raw z reads +g when the keyboard lies on a
+    /// desk. Read without this matrix, every hinge angle would be off by 180°, so the tests see whether it is kept.
+    static let upsideDown = MountMatrix(x: Vector3(1, 0, 0), y: Vector3(0, -1, 0), z: Vector3(0, 0, -1))
+
+    /// Each line of `classify`'s output as a JSON object.
+    static func changes(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The sample lines of a trace file.
+    static func sampleLines(_ path: String) -> [Substring] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.first?.isNumber == true || $0.first == "-" }
+    }
+
+    @Test("record writes both sensors as a v2 trace that classify replays: the hinge angle as emulated, before and after a fold")
+    func recordBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120, baseMatrix: Self.upsideDown)
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/fold.trace"
+
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
+        recorder.arguments = ["record", "--output", trace, "--duration", "4", "--rate", "50"]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(convertible.testbed.environment) { $1 }
+        let errors = Pipe()
+        recorder.standardError = errors
+        try recorder.run()
+        // A second at 120° before folding, so that the trace begins in laptop posture.
+        let deadline = Date().addingTimeInterval(10)
+        while Self.sampleLines(trace).count < 50, Date() < deadline, recorder.isRunning { usleep(50_000) }
+        try convertible.fold(from: (10, 120), to: (30, 300))
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("and the base sensor iio:device0 (accel_3d)"), "\(stderr)")
+
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let preamble = text.split(separator: "\n").prefix { !($0.first?.isNumber ?? false) }
+        #expect(preamble.first == "# orientd trace v2")
+        #expect(preamble.contains("# mount-matrix: 1, 0, 0; 0, 1, 0; 0, 0, 1"))
+        #expect(preamble.contains("# base-mount-matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1"))
+        #expect(preamble.contains("# base-source: iio:device0 accel_3d"))
+        #expect(preamble.contains("# base-mount-matrix-source: udev ACCEL_MOUNT_MATRIX"))
+        #expect(preamble.last == "t,x,y,z,bx,by,bz")
+        let samples = Self.sampleLines(trace)
+        #expect(samples.count >= 150, "about 200 samples in 4 s")
+        #expect(samples.allSatisfy { $0.split(separator: ",").count == 7 })
+        // The base's columns are its sensor frame: flat on the desk it reads +g on its own z, upside down.
+        let first = try #require(samples.first).split(separator: ",").compactMap { Double($0) }
+        #expect(first.count == 7 && first[6] > 8, "\(samples.first ?? "")")
+
+        let classified = try OrientdProcess.run(["classify", trace])
+        #expect(classified.status == 0, "\(classified.stderr)")
+        let changes = try Self.changes(classified.stdout)
+        let angles = changes.compactMap { $0["hinge-angle"] as? Double }
+        let firstAngle = try #require(angles.first, "\(classified.stdout)")
+        #expect(abs(firstAngle - 120) <= 3, "\(classified.stdout)")
+        #expect(changes.first { $0["posture"] != nil }?["posture"] as? String == "laptop")
+        let lastAngle = try #require(angles.last)
+        #expect(abs(lastAngle - 300) <= 3, "\(classified.stdout)")
+        #expect(changes.last { $0["tablet-mode"] != nil }?["tablet-mode"] as? Bool == true)
+    }
+
+    @Test("record --display-only writes the display alone, as v1")
+    func recordDisplayOnly() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120)
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/display.trace"
+        let recording = try OrientdProcess.run(
+            ["record", "--output", trace, "--duration", "1", "--display-only"], environment: convertible.testbed.environment)
+        #expect(recording.status == 0, "\(recording.stderr)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(text.hasPrefix("# orientd trace v1\n"))
+        #expect(!text.contains("base-mount-matrix"))
+        #expect(text.contains("\nt,x,y,z\n"))
+        #expect(Self.sampleLines(trace).allSatisfy { $0.split(separator: ",").count == 4 })
+        #expect(Self.sampleLines(trace).count >= 40)
+    }
+}
