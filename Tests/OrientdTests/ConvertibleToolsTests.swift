@@ -3,7 +3,7 @@ import OrientCore
 import OrientProtocol
 import Testing
 
-/// `orientd record` on a convertible's two emulated accelerometers (umockdev).
+/// `orientd record` and `orientd doctor` on a convertible's two emulated accelerometers (umockdev).
 @Suite("Convertible record, doctor and status under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct ConvertibleToolsTests {
     typealias Live = ConvertibleLiveTests
@@ -90,5 +90,50 @@ struct ConvertibleToolsTests {
         #expect(text.contains("\nt,x,y,z\n"))
         #expect(Self.sampleLines(trace).allSatisfy { $0.split(separator: ",").count == 4 })
         #expect(Self.sampleLines(trace).count >= 40)
+    }
+
+    @Test("doctor shows the base sensor, its matrix and where it came from, and θ as emulated")
+    func doctorBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135, baseMatrix: Self.upsideDown)
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: convertible.testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect((report["sensor"] as? [String: Any])?["id"] as? String == "iio:device1")
+        let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
+        #expect(base["id"] as? String == "iio:device0")
+        #expect(base["name"] as? String == "accel_3d")
+        #expect(base["path"] as? String == convertible.basePath)
+        #expect(base["location"] as? String == "base")
+        #expect(base["locationSource"] as? String == "udev ACCEL_LOCATION")
+        #expect(base["mountMatrix"] as? String == "1, 0, 0; 0, -1, 0; 0, 0, -1")
+        #expect(base["mountMatrixSource"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect((base["scale"] as? String)?.contains("0.0383072") == true)
+        let reading = try #require(base["reading"] as? [String: Any])
+        #expect((reading["z"] as? Double).map { $0 < -8 } == true, "gravity in the base's device frame: keys up")
+        let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
+        let angle = try #require(hinge["angle"] as? Double, "\(hinge)")
+        #expect(abs(angle - 135) <= 3)
+        #expect(hinge["posture"] as? String == "laptop")
+        #expect(hinge["tabletMode"] as? Bool == false)
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
+        #expect(human.stdout.contains("Base sensor iio:device0 (accel_3d)"), "\(human.stdout)")
+        #expect(human.stdout.contains("  mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 (from udev ACCEL_MOUNT_MATRIX)"))
+        let line = try #require(human.stdout.split(separator: "\n").first { $0.hasPrefix("Hinge angle: ") })
+        let printed = try #require(Double(line.dropFirst("Hinge angle: ".count).prefix { $0 != "°" }), "\(line)")
+        #expect(abs(printed - 135) <= 3)
+        #expect(line.contains("posture laptop"))
+    }
+
+    @Test("doctor says why θ is unknown with the hinge vertical")
+    func doctorHingeVertical() throws {
+        // Held like a book: gravity along the hinge (the display's x) in both sensors.
+        let convertible = try Live.Convertible(display: Vector3(Live.g, 0, 0), hinge: 100)
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: convertible.testbed.environment)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
+        #expect(hinge["angle"] is NSNull)
+        #expect((hinge["unknownReason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
+        #expect(hinge["posture"] as? String == "unknown")
     }
 }
