@@ -3,7 +3,8 @@ import OrientCore
 import OrientProtocol
 import Testing
 
-/// `orientd record` and `orientd doctor` on a convertible's two emulated accelerometers (umockdev).
+/// `orientd record`, `orientd doctor` and `orientctl status` on a convertible's two emulated accelerometers
+/// (umockdev), and on a tablet's one.
 @Suite("Convertible record, doctor and status under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct ConvertibleToolsTests {
     typealias Live = ConvertibleLiveTests
@@ -11,6 +12,10 @@ struct ConvertibleToolsTests {
     /// The base sensor mounted upside down (turned 180° about x): its raw z reads +g when the keyboard lies on a
     /// desk. Read without this matrix, every hinge angle would be off by 180°, so the tests see whether it is kept.
     static let upsideDown = MountMatrix(x: Vector3(1, 0, 0), y: Vector3(0, -1, 0), z: Vector3(0, 0, -1))
+
+    static func orientctl(_ arguments: [String]) throws -> OrientdProcess.Output {
+        try OrientdProcess.run(arguments, executable: OrientdProcess.orientctl)
+    }
 
     /// Each line of `classify`'s output as a JSON object.
     static func changes(_ output: String) throws -> [[String: Any]] {
@@ -73,6 +78,14 @@ struct ConvertibleToolsTests {
         let lastAngle = try #require(angles.last)
         #expect(abs(lastAngle - 300) <= 3, "\(classified.stdout)")
         #expect(changes.last { $0["tablet-mode"] != nil }?["tablet-mode"] as? Bool == true)
+
+        // Replayed by the daemon, the trace's base sensor is named as the recording named it.
+        let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--sampling", "always"])
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.id != nil } != nil, "\(daemon.log)")
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.stdout.contains("base sensor: \(trace) (iio:device0 accel_3d)\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("base mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 from trace metadata\n"))
     }
 
     @Test("record --display-only writes the display alone, as v1")
@@ -135,5 +148,50 @@ struct ConvertibleToolsTests {
         #expect(hinge["angle"] is NSNull)
         #expect((hinge["unknownReason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
         #expect(hinge["posture"] as? String == "unknown")
+    }
+
+    @Test("orientctl status names the base sensor, and says none once it is unplugged")
+    func statusBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 100, baseMatrix: Self.upsideDown)
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: convertible.testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.posture == "laptop" }?.posture == "laptop", "\(daemon.log)")
+
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("sensor: available: iio:device1 (accel_3d)"), "\(status.stdout)")
+        #expect(status.stdout.contains("base sensor: iio:device0 (accel_3d) at \(convertible.basePath)\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("base mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 from udev ACCEL_MOUNT_MATRIX\n"))
+        let json = try Self.orientctl(["status", "--json", "--socket", daemon.socket])
+        let reply = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let base = (reply["sensor"] as? [String: Any])?["base"] as? [String: Any]
+        #expect(base?["id"] as? String == "iio:device0")
+        #expect(base?["path"] as? String == convertible.basePath)
+        #expect(base?["mount-matrix-repaired"] as? Bool == false)
+
+        try convertible.removeBase()
+        #expect(try daemon.poll { $0.posture == "unknown" }?.posture == "unknown")
+        let after = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(after.stdout.contains("base sensor: none\n"), "\(after.stdout)")
+    }
+
+    @Test("A tablet's one sensor: status says no base sensor; doctor says so in one line, and null in JSON")
+    func singleSensor() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: LiveSensorTests.portraitAttributes)
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.stdout.contains("sensor: available: iio:device0"), "\(status.stdout)")
+        #expect(status.stdout.hasSuffix("base sensor: none\n"), "\(status.stdout)")
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
+        #expect(human.stdout.split(separator: "\n").filter { $0.hasPrefix("Base sensor") }
+            == ["Base sensor: none (no keyboard accelerometer: no hinge angle, posture or tablet mode)"], "\(human.stdout)")
+        #expect(!human.stdout.contains("Hinge angle"))
+        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: testbed.environment)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["base"] is NSNull && report["hinge"] is NSNull, "\(json.stdout)")
     }
 }
