@@ -65,10 +65,12 @@ public struct StatusReport: Sendable, Equatable {
         public var mountMatrixSource: String
         public var mountMatrixRepaired: Bool
         public var location: String
+        /// A convertible's keyboard-base sensor, read with this one; `nil` when there is none.
+        public var base: BaseSensor?
 
         public init(
             id: String, name: String, mode: String, rate: Double?, mountMatrix: String, mountMatrixSource: String,
-            mountMatrixRepaired: Bool, location: String
+            mountMatrixRepaired: Bool, location: String, base: BaseSensor? = nil
         ) {
             self.id = id
             self.name = name
@@ -78,6 +80,28 @@ public struct StatusReport: Sendable, Equatable {
             self.mountMatrixSource = mountMatrixSource
             self.mountMatrixRepaired = mountMatrixRepaired
             self.location = location
+            self.base = base
+        }
+    }
+
+    public struct BaseSensor: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        /// The sysfs path; `nil` for a replayed trace's base readings.
+        public var path: String?
+        public var mountMatrix: String
+        public var mountMatrixSource: String
+        public var mountMatrixRepaired: Bool
+
+        public init(
+            id: String, name: String, path: String?, mountMatrix: String, mountMatrixSource: String, mountMatrixRepaired: Bool
+        ) {
+            self.id = id
+            self.name = name
+            self.path = path
+            self.mountMatrix = mountMatrix
+            self.mountMatrixSource = mountMatrixSource
+            self.mountMatrixRepaired = mountMatrixRepaired
         }
     }
 
@@ -119,6 +143,19 @@ public struct StatusReport: Sendable, Equatable {
             detail.field("mount-matrix", sensor.mountMatrix)
             detail.field("mount-matrix-source", sensor.mountMatrixSource)
             detail.field("mount-matrix-repaired", sensor.mountMatrixRepaired)
+        }
+        // Always sent, null without a base sensor, so that a client can tell that from an older daemon.
+        if let base = sensor?.base {
+            var described = JSONLineWriter()
+            described.field("id", base.id)
+            described.field("name", base.name)
+            described.field("path", base.path)
+            described.field("mount-matrix", base.mountMatrix)
+            described.field("mount-matrix-source", base.mountMatrixSource)
+            described.field("mount-matrix-repaired", base.mountMatrixRepaired)
+            detail.field("base", object: described)
+        } else {
+            detail.nullField("base")
         }
         writer.field("sensor", object: detail)
         return writer.line

@@ -18,9 +18,45 @@ public struct ServerMessage: Decodable, Sendable, Equatable {
         public var mountMatrix: String?
         public var mountMatrixSource: String?
         public var mountMatrixRepaired: Bool?
+        /// A convertible's base sensor; `nil` when there is none, or from an older daemon (see ``reportsBase``).
+        public var base: BaseSensorInfo?
+        /// Whether the daemon sent `base` at all (null included): older daemons do not.
+        public var reportsBase: Bool
 
         enum CodingKeys: String, CodingKey {
-            case state, id, name, mode, rate, location
+            case state, id, name, mode, rate, location, base
+            case mountMatrix = "mount-matrix"
+            case mountMatrixSource = "mount-matrix-source"
+            case mountMatrixRepaired = "mount-matrix-repaired"
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            state = try c.decodeIfPresent(String.self, forKey: .state)
+            id = try c.decodeIfPresent(String.self, forKey: .id)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+            mode = try c.decodeIfPresent(String.self, forKey: .mode)
+            rate = try c.decodeIfPresent(Double.self, forKey: .rate)
+            location = try c.decodeIfPresent(String.self, forKey: .location)
+            mountMatrix = try c.decodeIfPresent(String.self, forKey: .mountMatrix)
+            mountMatrixSource = try c.decodeIfPresent(String.self, forKey: .mountMatrixSource)
+            mountMatrixRepaired = try c.decodeIfPresent(Bool.self, forKey: .mountMatrixRepaired)
+            reportsBase = c.contains(.base)
+            base = try c.decodeIfPresent(BaseSensorInfo.self, forKey: .base)
+        }
+    }
+
+    /// The base sensor as `status` describes it.
+    public struct BaseSensorInfo: Decodable, Sendable, Equatable {
+        public var id: String?
+        public var name: String?
+        public var path: String?
+        public var mountMatrix: String?
+        public var mountMatrixSource: String?
+        public var mountMatrixRepaired: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, path
             case mountMatrix = "mount-matrix"
             case mountMatrixSource = "mount-matrix-source"
             case mountMatrixRepaired = "mount-matrix-repaired"

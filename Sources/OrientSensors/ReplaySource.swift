@@ -189,8 +189,13 @@ private final class ReplayCursor: @unchecked Sendable {
         let matrix = mountMatrixOverride ?? metadata.mountMatrix ?? .identity
         let matrixSource: SensorDescription.MatrixSource =
             mountMatrixOverride != nil ? .configuration : (metadata.mountMatrix != nil ? .trace : .identity)
+        // `record` names the base sensor in `base-source`; other traces say nothing of it.
+        let base = hasBase ? BaseSensorDescription(
+            id: path, name: metadata.entries.last { $0.key == "base-source" }?.value ?? "\(name) base",
+            mountMatrix: metadata.baseMountMatrix ?? .identity,
+            mountMatrixSource: metadata.baseMountMatrix != nil ? .trace : .identity) : nil
         return SensorDescription(
-            id: path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource,
-            baseMountMatrix: hasBase ? metadata.baseMountMatrix ?? .identity : nil, scaleSource: .none)
+            id: path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource, base: base,
+            scaleSource: .none)
     }
 }

@@ -59,9 +59,11 @@ public struct SensorDescription: Sendable, Equatable {
     /// The matrix as found, before the handedness repair (the engine repairs it unless told not to).
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MatrixSource
-    /// A convertible's keyboard-base sensor, read with the display's (``AccelSample/base``): its mount matrix as
-    /// found. `nil` when there is no base sensor.
-    public var baseMountMatrix: MountMatrix?
+    /// A convertible's keyboard-base sensor, read with the display's (``AccelSample/base``); `nil` when there is
+    /// none.
+    public var base: BaseSensorDescription?
+    /// The base sensor's mount matrix as found; `nil` when there is no base sensor.
+    public var baseMountMatrix: MountMatrix? { base?.mountMatrix }
     public var scaleSource: ScaleSource
     /// Why a live sensor is polled rather than captured buffered (a missing permission, a driver without a buffer).
     public var pollingReason: String?
@@ -69,7 +71,8 @@ public struct SensorDescription: Sendable, Equatable {
     public init(
         id: String, name: String, location: Location = .display, mode: CaptureMode, rate: Double? = nil,
         mountMatrix: MountMatrix = .identity, mountMatrixSource: MatrixSource = .identity,
-        baseMountMatrix: MountMatrix? = nil, scaleSource: ScaleSource = .device, pollingReason: String? = nil
+        baseMountMatrix: MountMatrix? = nil, base: BaseSensorDescription? = nil, scaleSource: ScaleSource = .device,
+        pollingReason: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -78,8 +81,42 @@ public struct SensorDescription: Sendable, Equatable {
         self.rate = rate
         self.mountMatrix = mountMatrix
         self.mountMatrixSource = mountMatrixSource
-        self.baseMountMatrix = baseMountMatrix
+        // A matrix alone (a test, a source that knows no more) describes an unnamed base under the display's id.
+        self.base = base ?? baseMountMatrix.map {
+            BaseSensorDescription(id: id, name: name, mountMatrix: $0, mountMatrixSource: .identity)
+        }
         self.scaleSource = scaleSource
         self.pollingReason = pollingReason
     }
+}
+
+/// A convertible's keyboard-base accelerometer, as the source found it beside the display's: for `status`,
+/// `doctor` and `record`.
+public struct BaseSensorDescription: Sendable, Equatable {
+    /// `iio:device1`, or a trace's path.
+    public var id: String
+    /// The driver's name, or what a trace says of its base sensor.
+    public var name: String
+    /// The sysfs path of a live sensor.
+    public var path: String?
+    /// The matrix as found, before the handedness repair.
+    public var mountMatrix: MountMatrix
+    public var mountMatrixSource: SensorDescription.MatrixSource
+    /// The driver's scale per axis; `nil` when it gives none (1 g is then learned at rest) or for a trace.
+    public var scale: Vector3?
+
+    public init(
+        id: String, name: String, path: String? = nil, mountMatrix: MountMatrix, mountMatrixSource: SensorDescription.MatrixSource,
+        scale: Vector3? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.path = path
+        self.mountMatrix = mountMatrix
+        self.mountMatrixSource = mountMatrixSource
+        self.scale = scale
+    }
+
+    /// `accel_3d (iio:device1)`, or the id alone when the driver has no name.
+    public var displayName: String { name == id ? id : "\(name) (\(id))" }
 }

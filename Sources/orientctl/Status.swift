@@ -26,6 +26,15 @@ extension Orientctl {
                     + (sensor.rate.map { " at \($0) Hz" } ?? "") + ", location \(sensor.location ?? "?")")
                 let repaired = sensor.mountMatrixRepaired == true ? ", mirrored: z row replaced by x × y" : ""
                 printLine("mount matrix: \(sensor.mountMatrix ?? "?") from \(sensor.mountMatrixSource ?? "?")\(repaired)")
+                // An older daemon does not say: print nothing rather than a "none" it did not report.
+                guard sensor.reportsBase else { return }
+                guard let base = sensor.base else {
+                    printLine("base sensor: none")
+                    return
+                }
+                printLine("base sensor: \(base.id ?? "?") (\(base.name ?? "?"))" + (base.path.map { " at \($0)" } ?? ""))
+                let baseRepaired = base.mountMatrixRepaired == true ? ", mirrored: z row replaced by x × y" : ""
+                printLine("base mount matrix: \(base.mountMatrix ?? "?") from \(base.mountMatrixSource ?? "?")\(baseRepaired)")
             }
         }
     }

@@ -11,7 +11,9 @@ extension Orientd {
             abstract: "Show the IIO devices, the accelerometer orientd would use, its readings, and what looks wrong.",
             discussion: """
                 Reads the sensor for a few seconds through the same code as the daemon (stop the orientd service \
-                first if the sensor cannot be shared). Exit status: 0 when a sensor was read, 69 when none could be.
+                first if the sensor cannot be shared). On a convertible it also shows the base (keyboard) sensor, \
+                and the hinge angle and posture both sensors give. Exit status: 0 when a sensor was read, 69 when \
+                none could be.
                 """
         )
 

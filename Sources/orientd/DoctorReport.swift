@@ -32,6 +32,42 @@ struct DoctorReport: Codable {
         var mountMatrixUsed: String
     }
 
+    /// A convertible's keyboard-base sensor, read with the display's.
+    struct BaseSensor: Codable {
+        var id: String
+        var name: String
+        var path: String?
+        var location: String
+        /// Where the location came from (udev ACCEL_LOCATION, the sysfs label or location).
+        var locationSource: String
+        var scale: String
+        var mountMatrix: String
+        var mountMatrixSource: String
+        var mirrored: Bool
+        var singular: Bool
+        var mountMatrixUsed: String
+        /// The last base reading, gravity in the base's device frame.
+        var reading: Reading?
+    }
+
+    /// The hinge angle θ and the posture it implies, from the readings of both sensors.
+    struct Hinge: Codable {
+        /// Degrees in [0, 360], to a tenth; `nil` when it cannot be read (``unknownReason`` says why).
+        var angle: Double?
+        var posture: String
+        var tabletMode: Bool?
+        var unknownReason: String?
+
+        /// Every field, `null` included, as `status` sends a convertible's fields.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(angle, forKey: .angle)
+            try c.encode(posture, forKey: .posture)
+            try c.encode(tabletMode, forKey: .tabletMode)
+            try c.encode(unknownReason, forKey: .unknownReason)
+        }
+    }
+
     struct Reading: Codable {
         /// Gravity in the device frame, m/s².
         var x: Double
@@ -47,6 +83,30 @@ struct DoctorReport: Codable {
     var device: String = DeviceOrientation.unknown.rawValue
     var interface: String = InterfaceOrientation.unknown.rawValue
     var warnings: [String] = []
+    /// `nil` on a tablet (and then said in one line).
+    var base: BaseSensor?
+    /// `nil` without a base sensor.
+    var hinge: Hinge?
+
+    enum CodingKeys: String, CodingKey {
+        case devices, sensor, readings, device, interface, warnings, base, hinge
+    }
+
+    /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
+    /// "no base sensor" reads as such.
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(devices, forKey: .devices)
+        try c.encodeIfPresent(sensor, forKey: .sensor)
+        try c.encode(readings, forKey: .readings)
+        try c.encode(device, forKey: .device)
+        try c.encode(interface, forKey: .interface)
+        try c.encode(warnings, forKey: .warnings)
+        if sensor != nil {
+            try c.encode(base, forKey: .base)
+            try c.encode(hinge, forKey: .hinge)
+        }
+    }
 
     static func examine(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async -> DoctorReport {
         var report = DoctorReport()
@@ -68,12 +128,17 @@ struct DoctorReport: Codable {
             }
             return report
         }
-        await report.read(chosen, reason: reason, override: mountMatrixOverride, seconds: seconds)
+        await report.read(
+            chosen, reason: reason, override: mountMatrixOverride, seconds: seconds,
+            baseCandidate: SensorSelection.base(from: candidates, display: chosen))
         return report
     }
 
     /// Reads the chosen sensor through the live source for `seconds`.
-    private mutating func read(_ chosen: AccelerometerCandidate, reason: String, override: MountMatrix?, seconds: Double) async {
+    private mutating func read(
+        _ chosen: AccelerometerCandidate, reason: String, override: MountMatrix?, seconds: Double,
+        baseCandidate: AccelerometerCandidate?
+    ) async {
         let source = IIOSampleSource(
             configuration: LiveSensorConfiguration(device: chosen.id, mountMatrixOverride: override),
             logger: Logger(label: "orientd doctor"))
@@ -102,6 +167,7 @@ struct DoctorReport: Codable {
                 opened = description
                 describe(description, reason: reason)
                 if let correction { describe(correction) }
+                describeBase(description.base, candidate: baseCandidate)
                 engine = try? OrientationEngine(mountMatrix: description.mountMatrix, tracker: InterfaceOrientationTracker())
             case .gravityLearned(let learned):
                 correction = learned
@@ -128,6 +194,7 @@ struct DoctorReport: Codable {
             warnings.append("buffered capture delivered nothing for 2 s, so orientd polls this sensor instead")
         }
         guard let matrix = engine?.mountMatrix else { return }
+        if let described = opened?.base { readHinge(samples, displayMatrix: matrix, baseMatrix: described.mountMatrix) }
         readings = samples.suffix(10).map { sample in
             let g = matrix.apply(sample.acceleration)
             return Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
@@ -164,6 +231,61 @@ struct DoctorReport: Codable {
         }
     }
 
+    private mutating func describeBase(_ description: BaseSensorDescription?, candidate: AccelerometerCandidate?) {
+        guard let description else {
+            base = nil
+            return
+        }
+        let repair = description.mountMatrix.repairingHandedness()
+        let scale = description.scale.map { scale in
+            let text = scale.x == scale.y && scale.y == scale.z ? "\(scale.x)" : "\(scale.x), \(scale.y), \(scale.z)"
+            return "from the device (\(text))"
+        } ?? "learned from readings at rest (the driver gives none)"
+        base = BaseSensor(
+            id: description.id, name: description.name, path: description.path, location: SensorDescription.Location.base.rawValue,
+            locationSource: candidate?.id == description.id ? candidate!.locationSource : "unknown", scale: scale,
+            mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
+            mirrored: repair.changed && !repair.isSingular && description.mountMatrix.determinant < 0,
+            singular: repair.isSingular, mountMatrixUsed: (repair.isSingular ? description.mountMatrix : repair.repaired).text)
+        if repair.isSingular {
+            warnings.append("the base sensor's mount matrix \(description.mountMatrix) is singular (x and y rows parallel): no hinge angle can be read")
+        } else if repair.changed {
+            warnings.append("the base sensor's mount matrix \(description.mountMatrix) is not a rotation; orientd uses \(repair.repaired)")
+        }
+    }
+
+    /// θ and the posture after the pairs of readings, through the daemon's own estimator (filtered, gated for motion,
+    /// the wrap at 0°/360° decided by continuity), and why θ is unknown when it is.
+    private mutating func readHinge(_ samples: [AccelSample], displayMatrix: MountMatrix, baseMatrix: MountMatrix) {
+        guard var engine = try? PostureEngine(baseMountMatrix: baseMatrix) else { return }
+        var pairs = 0
+        for sample in samples {
+            guard let reading = sample.base else { continue }
+            guard (try? engine.feed(time: sample.time, display: displayMatrix.apply(sample.acceleration), base: reading)) != nil
+            else { continue }
+            pairs += 1
+        }
+        var hinge = Hinge(
+            angle: engine.hingeAngle.map { ($0 * 10).rounded() / 10 }, posture: engine.posture.rawValue,
+            tabletMode: engine.tabletMode)
+        if let last = samples.last(where: { $0.base != nil })?.base {
+            let g = engine.baseMountMatrix.apply(last)
+            base?.reading = Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
+        }
+        if pairs == 0 {
+            hinge.unknownReason = "no base readings (its reads failed, or its scale was still being learned)"
+        } else if hinge.angle == nil {
+            let estimator = engine.estimator
+            let elevation = min(
+                HingeGeometry.elevationFromHinge(estimator.filteredDisplay), HingeGeometry.elevationFromHinge(estimator.filteredBase))
+            hinge.unknownReason =
+                elevation < estimator.settings.hingeReadableAngle
+                ? "gravity runs \(Self.format(elevation))° from the hinge (it must be \(Self.format(estimator.settings.hingeReadableAngle))° or more): the hinge is held near vertical; lay the device down or hold it in landscape"
+                : "the device moved while it was read (readings far from 1 g): keep it still"
+        }
+        self.hinge = hinge
+    }
+
     /// The scale line once 1 g has been learned.
     private mutating func describe(_ correction: GravityCorrection) {
         sensor?.scaleCorrection = correction.factor
@@ -193,13 +315,36 @@ struct DoctorReport: Codable {
             lines.append("  mount matrix: \(sensor.mountMatrix) (from \(sensor.mountMatrixSource))")
             if sensor.mountMatrixUsed != sensor.mountMatrix { lines.append("  used as: \(sensor.mountMatrixUsed) (z = x × y)") }
         }
+        if let base {
+            lines.append("")
+            lines.append("Base sensor \(base.id) (\(base.name)): the keyboard's, read with the display's")
+            if let path = base.path { lines.append("  path: \(path)") }
+            lines.append("  location: \(base.location) (from \(base.locationSource))")
+            lines.append("  scale: \(base.scale)")
+            lines.append("  mount matrix: \(base.mountMatrix) (from \(base.mountMatrixSource))")
+            if base.mountMatrixUsed != base.mountMatrix { lines.append("  used as: \(base.mountMatrixUsed) (z = x × y)") }
+        } else if sensor != nil {
+            lines.append("")
+            lines.append("Base sensor: none (no keyboard accelerometer: no hinge angle, posture or tablet mode)")
+        }
         if !readings.isEmpty {
             lines.append("")
             lines.append("Readings (gravity in the device frame, m/s²):")
             for r in readings {
                 lines.append("  (\(Self.format(r.x)), \(Self.format(r.y)), \(Self.format(r.z)))  |g| \(Self.format(r.magnitude))")
             }
+            if let r = base?.reading {
+                lines.append("Base (gravity in its device frame): (\(Self.format(r.x)), \(Self.format(r.y)), \(Self.format(r.z)))  |g| \(Self.format(r.magnitude))")
+            }
             lines.append("Orientation: \(device) (interface \(interface))")
+        }
+        if let hinge {
+            let tabletMode = hinge.tabletMode.map { $0 ? "on" : "off" } ?? "unknown"
+            if let angle = hinge.angle {
+                lines.append("Hinge angle: \(Self.format(angle))° (posture \(hinge.posture), tablet mode \(tabletMode))")
+            } else {
+                lines.append("Hinge angle: unknown: \(hinge.unknownReason ?? "?") (posture \(hinge.posture), tablet mode \(tabletMode))")
+            }
         }
         lines.append("")
         lines.append(warnings.isEmpty ? "No warnings." : "Warnings:")

@@ -15,9 +15,11 @@ extension Orientd {
             abstract: "Record the live accelerometer to a trace file (stop with Ctrl-C or --duration).",
             discussion: """
                 The trace carries the sensor's mount matrix and name as metadata, and each sample is written \
-                through to the file at once, so an interrupted recording is still a valid trace. Stop the \
-                orientd service first if the sensor cannot be shared. Exit status: 0 after recording, 66 when no \
-                sensor was found, 73 when the file cannot be written.
+                through to the file at once, so an interrupted recording is still a valid trace. On a convertible \
+                the keyboard base's sensor is recorded too, each display reading beside the base reading taken \
+                with it (a v2 trace, with the base's mount matrix); --display-only records the display alone (v1). \
+                Stop the orientd service first if the sensor cannot be shared. Exit status: 0 after recording, 66 \
+                when no sensor was found, 73 when the file cannot be written.
                 """
         )
 
@@ -33,6 +35,9 @@ extension Orientd {
         @Option(help: "Samples per second.")
         var rate: Double = 50
 
+        @Flag(help: "Record the display sensor alone (a v1 trace), even on a convertible with a base sensor.")
+        var displayOnly = false
+
         func validate() throws {
             if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
             guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in 0 < rate <= 1000") }
@@ -41,44 +46,50 @@ extension Orientd {
         func run() async throws {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .notice) }
             let logger = Logger(label: "orientd record")
-            let source = IIOSampleSource(configuration: LiveSensorConfiguration(device: device, rate: rate), logger: logger)
+            let source = IIOSampleSource(
+                configuration: LiveSensorConfiguration(device: device, rate: rate, readsBase: !displayOnly), logger: logger)
             let stop = StopSignal()
             var writer: TraceWriter?
             var written = 0
+            /// Samples a v2 trace had no base reading for (its scale still being learned, or the sensor gone).
+            var withoutBase = 0
             var start: Double?
             for await event in source.events() {
                 if stop.requested { break }
                 switch event {
                 case .opened(let description):
+                    // A base sensor plugged in later reopens the description; the columns are fixed by then.
                     guard writer == nil else { continue }
-                    var metadata = TraceMetadata(
-                        mountMatrix: description.mountMatrix, source: "\(description.id) \(description.name)")
-                    metadata.entries.append(.init(key: "mount-matrix-source", value: description.mountMatrixSource.description))
-                    metadata.entries.append(.init(key: "location", value: description.location.rawValue))
                     do {
-                        writer = try TraceWriter(path: output, metadata: metadata)
+                        writer = try TraceWriter(path: output, metadata: Self.metadata(description))
                     } catch {
                         printError("orientd: \(error)")
                         throw ExitCode(73)
                     }
-                    printError("recording \(description.id) (\(description.name)) to \(output); Ctrl-C stops")
+                    let base = description.base.map { " and the base sensor \($0.id) (\($0.name))" } ?? ""
+                    printError("recording \(description.id) (\(description.name))\(base) to \(output); Ctrl-C stops")
                 case .sample(let sample):
                     guard let writer else { continue }
                     do {
-                        if try writer.append(sample) { written += 1 }
+                        if try writer.append(sample) {
+                            written += 1
+                        } else if writer.columns == .displayAndBase, sample.base == nil {
+                            withoutBase += 1
+                        }
                     } catch {
                         printError("orientd: \(error)")
                         throw ExitCode(74)
                     }
                     if start == nil { start = sample.time }
-                    if let duration, let start, sample.time - start >= duration { return report(written) }
+                    if let duration, let start, sample.time - start >= duration { return report(written, withoutBase: withoutBase) }
                 case .gravityLearned:
                     break  // the live source has logged it (on standard error), and corrects the samples that follow
                 case .baseLost(let reason):
-                    printError("orientd: the base sensor went away: \(reason)")
+                    let skipped = writer?.columns == .displayAndBase ? "; nothing is written until it is back" : ""
+                    printError("orientd: the base sensor went away: \(reason)\(skipped)")
                 case .closed(let reason):
                     printError("orientd: the sensor went away: \(reason)")
-                    if writer != nil { return report(written) }
+                    if writer != nil { return report(written, withoutBase: withoutBase) }
                 case .noSensor(let reason):
                     printError("orientd: \(reason)")
                     throw ExitStatus.noInput
@@ -86,11 +97,27 @@ extension Orientd {
                     break
                 }
             }
-            report(written)
+            report(written, withoutBase: withoutBase)
         }
 
-        private func report(_ written: Int) {
-            printError("wrote \(written) samples to \(output)")
+        private func report(_ written: Int, withoutBase: Int) {
+            let skipped = withoutBase > 0 ? " (\(withoutBase) display readings without a base reading left out)" : ""
+            printError("wrote \(written) samples to \(output)\(skipped)")
+        }
+
+        /// The sensor's matrix, name and location; with a base sensor, its matrix (which makes the trace v2) and
+        /// name too.
+        static func metadata(_ description: SensorDescription) -> TraceMetadata {
+            var metadata = TraceMetadata(
+                mountMatrix: description.mountMatrix, baseMountMatrix: description.base?.mountMatrix,
+                source: "\(description.id) \(description.name)")
+            metadata.entries.append(.init(key: "mount-matrix-source", value: description.mountMatrixSource.description))
+            metadata.entries.append(.init(key: "location", value: description.location.rawValue))
+            if let base = description.base {
+                metadata.entries.append(.init(key: "base-source", value: "\(base.id) \(base.name)"))
+                metadata.entries.append(.init(key: "base-mount-matrix-source", value: base.mountMatrixSource.description))
+            }
+            return metadata
         }
     }
 }

@@ -98,7 +98,28 @@ struct StatusReplyTests {
         #expect(message.sensorInfo?.state == "available")
         #expect(message.sensorInfo?.id == "iio:device0" && message.sensorInfo?.mode == "buffered")
         #expect(message.sensorInfo?.mountMatrixRepaired == true)
+        #expect(message.sensorInfo?.reportsBase == true && message.sensorInfo?.base == nil, "null without a base sensor")
         let none = StatusReport(version: "1.0", uptime: 0, subscribers: 0, sampling: "always", sensorState: .none, sensor: nil)
         #expect(try ServerMessage.decode(Array(none.reply(id: nil).utf8)).sensor == "none")
+    }
+
+    @Test("A convertible's base sensor is named in the sensor object; a reply without the field is an older daemon's")
+    func baseSensor() throws {
+        let base = StatusReport.BaseSensor(
+            id: "iio:device0", name: "accel_3d", path: "/sys/devices/iio:device0", mountMatrix: "1, 0, 0; 0, -1, 0; 0, 0, 1",
+            mountMatrixSource: "udev ACCEL_MOUNT_MATRIX", mountMatrixRepaired: true)
+        let report = StatusReport(
+            version: "1.0", uptime: 1, subscribers: 0, sampling: "always", sensorState: .available,
+            sensor: .init(id: "iio:device1", name: "accel_3d", mode: "polled", rate: 50, mountMatrix: "1, 0, 0; 0, 1, 0; 0, 0, 1",
+                          mountMatrixSource: "none (identity)", mountMatrixRepaired: false, location: "display", base: base))
+        let line = report.reply(id: nil)
+        #expect(line.contains(#""base":{"id":"iio:device0","name":"accel_3d","path":"/sys/devices/iio:device0","mount-matrix":"1, 0, 0; 0, -1, 0; 0, 0, 1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":true}}}"#), "\(line)")
+        let info = try #require(ServerMessage.decode(Array(line.utf8)).sensorInfo)
+        #expect(info.reportsBase && info.base?.id == "iio:device0" && info.base?.path == "/sys/devices/iio:device0")
+        #expect(info.base?.mountMatrixRepaired == true)
+        let none = StatusReport(version: "1.0", uptime: 0, subscribers: 0, sampling: "always", sensorState: .none, sensor: nil)
+        #expect(none.reply(id: nil).hasSuffix(#""sensor":{"state":"none","base":null}}"# + "\n"))
+        let older = try ServerMessage.decode(Array(#"{"ok":true,"sensor":{"state":"available","id":"iio:device0"}}"#.utf8))
+        #expect(older.sensorInfo?.reportsBase == false && older.sensorInfo?.base == nil)
     }
 }

@@ -10,9 +10,17 @@ struct ConvertibleLiveTests {
     static let scale = 0.0383072
     static let g = 256 * scale
 
-    /// Both sensors' attributes for a display attitude and hinge angle (identity mount matrices).
-    static func attributes(display: Vector3, hinge: Double) -> (display: [String: String], base: [String: String]) {
-        let base = HingeGeometry.base(fromDisplay: display, hingeAngle: hinge)
+    /// Both sensors' attributes for a display attitude and hinge angle: the display's matrix is identity, the base's
+    /// `baseMatrix` (a rotation, so its transpose turns the base's device frame into its sensor frame).
+    static func attributes(display: Vector3, hinge: Double, baseMatrix: MountMatrix = .identity)
+        -> (display: [String: String], base: [String: String])
+    {
+        let inBaseFrame = HingeGeometry.base(fromDisplay: display, hingeAngle: hinge)
+        let m = baseMatrix.rows
+        let base = Vector3(
+            m.x.x * inBaseFrame.x + m.y.x * inBaseFrame.y + m.z.x * inBaseFrame.z,
+            m.x.y * inBaseFrame.x + m.y.y * inBaseFrame.y + m.z.y * inBaseFrame.z,
+            m.x.z * inBaseFrame.x + m.y.z * inBaseFrame.y + m.z.z * inBaseFrame.z)
         func raw(_ v: Vector3) -> [String: String] {
             ["in_accel_x_raw": text(v.x), "in_accel_y_raw": text(v.y), "in_accel_z_raw": text(v.z)]
         }
@@ -32,13 +40,18 @@ struct ConvertibleLiveTests {
         let testbed: UmockdevTestbed
         let displayPath: String
         let basePath: String
+        let baseMatrix: MountMatrix
 
-        init(display: Vector3, hinge: Double) throws {
+        /// A `baseMatrix` other than identity is published as the base's `ACCEL_MOUNT_MATRIX`.
+        init(display: Vector3, hinge: Double, baseMatrix: MountMatrix = .identity) throws {
             testbed = try UmockdevTestbed()
-            let start = ConvertibleLiveTests.attributes(display: display, hinge: hinge)
+            self.baseMatrix = baseMatrix
+            let start = ConvertibleLiveTests.attributes(display: display, hinge: hinge, baseMatrix: baseMatrix)
             let common = ["name": "accel_3d", "in_accel_scale": String(ConvertibleLiveTests.scale)]
+            var baseProperties = ["ACCEL_LOCATION": "base"]
+            if baseMatrix != .identity { baseProperties["ACCEL_MOUNT_MATRIX"] = baseMatrix.text }
             basePath = try testbed.addDevice(
-                "iio:device0", attributes: common.merging(start.base) { $1 }, properties: ["ACCEL_LOCATION": "base"])
+                "iio:device0", attributes: common.merging(start.base) { $1 }, properties: baseProperties)
             displayPath = try testbed.addDevice(
                 "iio:device1", attributes: common.merging(start.display) { $1 }, properties: ["ACCEL_LOCATION": "display"])
         }
@@ -46,7 +59,7 @@ struct ConvertibleLiveTests {
         var baseRemoved = false
 
         func set(display: Vector3, hinge: Double) throws {
-            let values = ConvertibleLiveTests.attributes(display: display, hinge: hinge)
+            let values = ConvertibleLiveTests.attributes(display: display, hinge: hinge, baseMatrix: baseMatrix)
             for (attribute, value) in values.display { try testbed.set(displayPath, attribute, value) }
             guard !baseRemoved else { return }
             for (attribute, value) in values.base { try testbed.set(basePath, attribute, value) }

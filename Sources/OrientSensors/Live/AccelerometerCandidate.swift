@@ -49,6 +49,14 @@ public struct AccelerometerCandidate: Sendable, Equatable {
         return .display
     }
 
+    /// Where ``location`` came from, in the order it is looked for, for `doctor`.
+    public var locationSource: String {
+        if let value = locationProperty?.trimmingSpaces, !value.isEmpty { return "udev ACCEL_LOCATION" }
+        if let value = label?.trimmingSpaces, value == "accel-base" || value == "accel-display" { return "sysfs label" }
+        if let value = locationAttribute?.trimmingSpaces, value == "base" || value == "lid" { return "sysfs location" }
+        return "none given, so display"
+    }
+
     /// The mount matrix and where it came from: the override, udev, then sysfs, else identity.
     /// A malformed matrix is skipped (and reported) in favour of the next source.
     public func mountMatrix(override: MountMatrix?) -> (MountMatrix, SensorDescription.MatrixSource, [String]) {

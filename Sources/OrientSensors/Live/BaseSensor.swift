@@ -18,6 +18,13 @@ final class BaseSensor {
 
     var id: String { candidate.id }
 
+    /// What `status`, `doctor` and `record` say about it.
+    var description: BaseSensorDescription {
+        BaseSensorDescription(
+            id: candidate.id, name: reader.device.name ?? candidate.name ?? candidate.id, path: candidate.path,
+            mountMatrix: mountMatrix, mountMatrixSource: matrixSource, scale: reader.device.scale)
+    }
+
     init(_ candidate: AccelerometerCandidate, rate: Double, learned: LearnedGravity, logger: Logger) throws(SensorError) {
         let device = try IIODevice(id: candidate.id, requestedRate: rate)
         self.candidate = candidate

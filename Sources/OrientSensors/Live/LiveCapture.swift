@@ -208,7 +208,7 @@ final class LiveCapture {
                 let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
                     rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    baseMountMatrix: base?.mountMatrix, scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
+                    base: base?.description, scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
                 openedDescription = description
                 deliver(.opened(description))
             } catch {
@@ -253,7 +253,7 @@ final class LiveCapture {
                 base = openBase(beside: chosen, candidates: udev.accelerometers())
                 if let base {
                     var described = description
-                    described.baseMountMatrix = base.mountMatrix
+                    described.base = base.description
                     openedDescription = described
                     deliver(.opened(described))
                 }
@@ -264,7 +264,7 @@ final class LiveCapture {
     /// Opens the base sensor beside the display's, if the device has one; a base that cannot be opened leaves
     /// the display alone at work, as on a tablet.
     private func openBase(beside display: AccelerometerCandidate, candidates: [AccelerometerCandidate]) -> BaseSensor? {
-        guard let found = SensorSelection.base(from: candidates, display: display) else { return nil }
+        guard configuration.readsBase, let found = SensorSelection.base(from: candidates, display: display) else { return nil }
         do {
             let sensor = try BaseSensor(found, rate: configuration.rate, learned: learned, logger: logger)
             baseFailures = 0
@@ -298,7 +298,7 @@ final class LiveCapture {
         logger.warning("base accelerometer lost: \(reason); the display sensor alone turns the screen")
         base = nil
         if var described = openedDescription {
-            described.baseMountMatrix = nil
+            described.base = nil
             openedDescription = described
         }
         deliver(.baseLost(reason: reason))

@@ -241,11 +241,18 @@ public final class Publisher {
     public func status(id: RequestID?) -> String {
         let sensorInfo = sensorDescription.map { description in
             let repair = description.mountMatrix.repairingHandedness()
+            let base = description.base.map { base in
+                let repair = base.mountMatrix.repairingHandedness()
+                return StatusReport.BaseSensor(
+                    id: base.id, name: base.name, path: base.path, mountMatrix: base.mountMatrix.text,
+                    mountMatrixSource: base.mountMatrixSource.description,
+                    mountMatrixRepaired: settings.mountRepair && repair.changed && !repair.isSingular)
+            }
             return StatusReport.Sensor(
                 id: description.id, name: description.name, mode: description.mode.rawValue, rate: description.rate,
                 mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
                 mountMatrixRepaired: settings.mountRepair && repair.changed && !repair.isSingular,
-                location: description.location.rawValue
+                location: description.location.rawValue, base: base
             )
         }
         let uptime = started.duration(to: .now)
@@ -309,6 +316,7 @@ public final class Publisher {
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
     public func baseLost() {
+        sensorDescription?.base = nil  // `status` no longer names it
         forgetHinge()
         baseReading = false
         broadcast()

@@ -1,0 +1,197 @@
+import Foundation
+import OrientCore
+import OrientProtocol
+import Testing
+
+/// `orientd record`, `orientd doctor` and `orientctl status` on a convertible's two emulated accelerometers
+/// (umockdev), and on a tablet's one.
+@Suite("Convertible record, doctor and status under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct ConvertibleToolsTests {
+    typealias Live = ConvertibleLiveTests
+
+    /// The base sensor mounted upside down (turned 180° about x): its raw z reads +g when the keyboard lies on a
+    /// desk. Read without this matrix, every hinge angle would be off by 180°, so the tests see whether it is kept.
+    static let upsideDown = MountMatrix(x: Vector3(1, 0, 0), y: Vector3(0, -1, 0), z: Vector3(0, 0, -1))
+
+    static func orientctl(_ arguments: [String]) throws -> OrientdProcess.Output {
+        try OrientdProcess.run(arguments, executable: OrientdProcess.orientctl)
+    }
+
+    /// Each line of `classify`'s output as a JSON object.
+    static func changes(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The sample lines of a trace file.
+    static func sampleLines(_ path: String) -> [Substring] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.first?.isNumber == true || $0.first == "-" }
+    }
+
+    @Test("record writes both sensors as a v2 trace that classify replays: the hinge angle as emulated, before and after a fold")
+    func recordBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120, baseMatrix: Self.upsideDown)
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/fold.trace"
+
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
+        recorder.arguments = ["record", "--output", trace, "--duration", "4", "--rate", "50"]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(convertible.testbed.environment) { $1 }
+        let errors = Pipe()
+        recorder.standardError = errors
+        try recorder.run()
+        // A second at 120° before folding, so that the trace begins in laptop posture.
+        let deadline = Date().addingTimeInterval(10)
+        while Self.sampleLines(trace).count < 50, Date() < deadline, recorder.isRunning { usleep(50_000) }
+        try convertible.fold(from: (10, 120), to: (30, 300))
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("and the base sensor iio:device0 (accel_3d)"), "\(stderr)")
+
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let preamble = text.split(separator: "\n").prefix { !($0.first?.isNumber ?? false) }
+        #expect(preamble.first == "# orientd trace v2")
+        #expect(preamble.contains("# mount-matrix: 1, 0, 0; 0, 1, 0; 0, 0, 1"))
+        #expect(preamble.contains("# base-mount-matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1"))
+        #expect(preamble.contains("# base-source: iio:device0 accel_3d"))
+        #expect(preamble.contains("# base-mount-matrix-source: udev ACCEL_MOUNT_MATRIX"))
+        #expect(preamble.last == "t,x,y,z,bx,by,bz")
+        let samples = Self.sampleLines(trace)
+        #expect(samples.count >= 150, "about 200 samples in 4 s")
+        #expect(samples.allSatisfy { $0.split(separator: ",").count == 7 })
+        // The base's columns are its sensor frame: flat on the desk it reads +g on its own z, upside down.
+        let first = try #require(samples.first).split(separator: ",").compactMap { Double($0) }
+        #expect(first.count == 7 && first[6] > 8, "\(samples.first ?? "")")
+
+        let classified = try OrientdProcess.run(["classify", trace])
+        #expect(classified.status == 0, "\(classified.stderr)")
+        let changes = try Self.changes(classified.stdout)
+        let angles = changes.compactMap { $0["hinge-angle"] as? Double }
+        let firstAngle = try #require(angles.first, "\(classified.stdout)")
+        #expect(abs(firstAngle - 120) <= 3, "\(classified.stdout)")
+        #expect(changes.first { $0["posture"] != nil }?["posture"] as? String == "laptop")
+        let lastAngle = try #require(angles.last)
+        #expect(abs(lastAngle - 300) <= 3, "\(classified.stdout)")
+        #expect(changes.last { $0["tablet-mode"] != nil }?["tablet-mode"] as? Bool == true)
+
+        // Replayed by the daemon, the trace's base sensor is named as the recording named it.
+        let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--sampling", "always"])
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.id != nil } != nil, "\(daemon.log)")
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.stdout.contains("base sensor: \(trace) (iio:device0 accel_3d)\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("base mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 from trace metadata\n"))
+    }
+
+    @Test("record --display-only writes the display alone, as v1")
+    func recordDisplayOnly() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120)
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/display.trace"
+        let recording = try OrientdProcess.run(
+            ["record", "--output", trace, "--duration", "1", "--display-only"], environment: convertible.testbed.environment)
+        #expect(recording.status == 0, "\(recording.stderr)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(text.hasPrefix("# orientd trace v1\n"))
+        #expect(!text.contains("base-mount-matrix"))
+        #expect(text.contains("\nt,x,y,z\n"))
+        #expect(Self.sampleLines(trace).allSatisfy { $0.split(separator: ",").count == 4 })
+        #expect(Self.sampleLines(trace).count >= 40)
+    }
+
+    @Test("doctor shows the base sensor, its matrix and where it came from, and θ as emulated")
+    func doctorBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135, baseMatrix: Self.upsideDown)
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: convertible.testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect((report["sensor"] as? [String: Any])?["id"] as? String == "iio:device1")
+        let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
+        #expect(base["id"] as? String == "iio:device0")
+        #expect(base["name"] as? String == "accel_3d")
+        #expect(base["path"] as? String == convertible.basePath)
+        #expect(base["location"] as? String == "base")
+        #expect(base["locationSource"] as? String == "udev ACCEL_LOCATION")
+        #expect(base["mountMatrix"] as? String == "1, 0, 0; 0, -1, 0; 0, 0, -1")
+        #expect(base["mountMatrixSource"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect((base["scale"] as? String)?.contains("0.0383072") == true)
+        let reading = try #require(base["reading"] as? [String: Any])
+        #expect((reading["z"] as? Double).map { $0 < -8 } == true, "gravity in the base's device frame: keys up")
+        let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
+        let angle = try #require(hinge["angle"] as? Double, "\(hinge)")
+        #expect(abs(angle - 135) <= 3)
+        #expect(hinge["posture"] as? String == "laptop")
+        #expect(hinge["tabletMode"] as? Bool == false)
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
+        #expect(human.stdout.contains("Base sensor iio:device0 (accel_3d)"), "\(human.stdout)")
+        #expect(human.stdout.contains("  mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 (from udev ACCEL_MOUNT_MATRIX)"))
+        let line = try #require(human.stdout.split(separator: "\n").first { $0.hasPrefix("Hinge angle: ") })
+        let printed = try #require(Double(line.dropFirst("Hinge angle: ".count).prefix { $0 != "°" }), "\(line)")
+        #expect(abs(printed - 135) <= 3)
+        #expect(line.contains("posture laptop"))
+    }
+
+    @Test("doctor says why θ is unknown with the hinge vertical")
+    func doctorHingeVertical() throws {
+        // Held like a book: gravity along the hinge (the display's x) in both sensors.
+        let convertible = try Live.Convertible(display: Vector3(Live.g, 0, 0), hinge: 100)
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: convertible.testbed.environment)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
+        #expect(hinge["angle"] is NSNull)
+        #expect((hinge["unknownReason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
+        #expect(hinge["posture"] as? String == "unknown")
+    }
+
+    @Test("orientctl status names the base sensor, and says none once it is unplugged")
+    func statusBoth() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 100, baseMatrix: Self.upsideDown)
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: convertible.testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.posture == "laptop" }?.posture == "laptop", "\(daemon.log)")
+
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("sensor: available: iio:device1 (accel_3d)"), "\(status.stdout)")
+        #expect(status.stdout.contains("base sensor: iio:device0 (accel_3d) at \(convertible.basePath)\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("base mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 from udev ACCEL_MOUNT_MATRIX\n"))
+        let json = try Self.orientctl(["status", "--json", "--socket", daemon.socket])
+        let reply = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let base = (reply["sensor"] as? [String: Any])?["base"] as? [String: Any]
+        #expect(base?["id"] as? String == "iio:device0")
+        #expect(base?["path"] as? String == convertible.basePath)
+        #expect(base?["mount-matrix-repaired"] as? Bool == false)
+
+        try convertible.removeBase()
+        #expect(try daemon.poll { $0.posture == "unknown" }?.posture == "unknown")
+        let after = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(after.stdout.contains("base sensor: none\n"), "\(after.stdout)")
+    }
+
+    @Test("A tablet's one sensor: status says no base sensor; doctor says so in one line, and null in JSON")
+    func singleSensor() throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: LiveSensorTests.portraitAttributes)
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        let status = try Self.orientctl(["status", "--socket", daemon.socket])
+        #expect(status.stdout.contains("sensor: available: iio:device0"), "\(status.stdout)")
+        #expect(status.stdout.hasSuffix("base sensor: none\n"), "\(status.stdout)")
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
+        #expect(human.stdout.split(separator: "\n").filter { $0.hasPrefix("Base sensor") }
+            == ["Base sensor: none (no keyboard accelerometer: no hinge angle, posture or tablet mode)"], "\(human.stdout)")
+        #expect(!human.stdout.contains("Hinge angle"))
+        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: testbed.environment)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["base"] is NSNull && report["hinge"] is NSNull, "\(json.stdout)")
+    }
+}
