@@ -69,6 +69,12 @@ check-units:
 	systemd-analyze verify .build/units/orientd.service .build/units/orientd.socket
 	systemd-sysusers --dry-run - < Systemd/orientd.sysusers
 	systemd-analyze security --offline=true --threshold=15 .build/units/orientd.service | tail -n 1
+	# The unit with the tablet-mode switch's drop-in (a section may repeat, so appending it is what systemd reads).
+	mkdir -p .build/units/with-switch
+	cat .build/units/orientd.service Systemd/tablet-mode-switch.conf > .build/units/with-switch/orientd.service
+	cp Systemd/orientd.socket .build/units/with-switch/
+	systemd-analyze verify .build/units/with-switch/orientd.service .build/units/with-switch/orientd.socket
+	systemd-analyze security --offline=true --threshold=15 .build/units/with-switch/orientd.service | tail -n 1
 
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
@@ -108,7 +114,7 @@ install: release
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
-	install -m 0644 README.md PROTOCOL.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 README.md PROTOCOL.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
 	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
 	for tool in orientd orientctl; do \
 		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \

@@ -54,6 +54,8 @@ let package = Package(
                 "OrientCore", "OrientTrace", "CIIO", "CUdev", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Input devices orientd creates: the tablet-mode switch (uinput).
+        .target(name: "OrientInput", dependencies: ["CLinuxInput"]),
         // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
         .target(
             name: "OrientProtocol",
@@ -91,6 +93,7 @@ let package = Package(
                 "OrientSensors",
                 "OrientServer",
                 "OrientDBus",
+                "OrientInput",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),

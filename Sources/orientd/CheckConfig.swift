@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientInput
 import OrientServer
 
 extension Orientd {
@@ -54,6 +55,7 @@ extension Orientd {
             print("  rotate-in: \(c.rotateIn?.rawValue ?? "tablet-mode with a base (keyboard) sensor, always without one")")
             print("  tablet-mode-on-angle: \(c.posture.tabletModeOnAngle)°")
             print("  tablet-mode-off-angle: \(c.posture.tabletModeOffAngle)°")
+            print("  tablet-mode-switch: \(c.tabletModeSwitch ? "yes (SW_TABLET_MODE through \(TabletModeSwitch.devicePath))" : "no")")
             print("  classifier:")
             for key in ClassifierSettings.Key.allCases {
                 print("    \(key.rawValue): \(c.classifier[key]) \(key.unit)")

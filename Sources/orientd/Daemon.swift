@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import OrientDBus
+import OrientInput
 import OrientProtocol
 import OrientSensors
 import OrientServer
@@ -84,8 +85,10 @@ enum Daemon {
                 let admitted = changed ? DescriptorLimit.fit(maxClients: next.maxClients, logger: logger) : nil
                 if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory
                     || next.device != configuration.device || next.rate != configuration.rate
+                    || next.tabletModeSwitch != configuration.tabletModeSwitch
                 {
-                    logger.warning("socket, state-directory, device and rate changes take effect at the next start")
+                    logger.warning(
+                        "socket, state-directory, device, rate and tablet-mode-switch changes take effect at the next start")
                 }
                 let problem = try? await loop.submit {
                     policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
@@ -106,15 +109,24 @@ enum Daemon {
             .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
-        if configuration.dbus {
-            let facade = try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
+        // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
+        let facade = configuration.dbus
+            ? try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
                 sensor.send(.claims(claimed ? 1 : 0))
-            }
+            } : nil
+        if let facade { services.append(.init(service: facade)) }
+        let tabletModeSwitch = configuration.tabletModeSwitch
+            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
+        if facade != nil || tabletModeSwitch != nil {
             try await loop.submit {
-                publisher.value.onSystemStateChange = { facade.update($0) }
-                facade.update(publisher.value.systemState)
+                publisher.value.onSystemStateChange = { state in
+                    facade?.update(state)
+                    if let device = tabletModeSwitch?.value {
+                        do { try device.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
+                    }
+                }
+                publisher.value.onSystemStateChange?(publisher.value.systemState)
             }.get()
-            services.append(.init(service: facade))
         }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: watchdog))
@@ -138,6 +150,23 @@ enum Daemon {
     }
 
     private static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
+
+    /// The uinput device, bound to the loop that publishes, or nil (said once in the log) when it cannot be made:
+    /// the daemon serves on without it.
+    private static func makeTabletModeSwitch(on loop: any EventLoop, logger: Logger) -> NIOLoopBound<TabletModeSwitch>? {
+        do {
+            let device = try TabletModeSwitch()
+            logger.info("tablet-mode switch: \(TabletModeSwitch.deviceName) created through \(TabletModeSwitch.devicePath)")
+            return NIOLoopBound(device, eventLoop: loop)
+        } catch {
+            logger.error("""
+                tablet-mode switch: \(error); tablet mode is published on the socket and D-Bus only. It needs the \
+                uinput module and write access to \(TabletModeSwitch.devicePath): as a service, the drop-in \
+                tablet-mode-switch.conf (README, "Convertibles")
+                """)
+            return nil
+        }
+    }
 
     private static func publisherSettings(_ c: DaemonConfiguration, options: RunOptions) -> Publisher.Settings {
         // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.

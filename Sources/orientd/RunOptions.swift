@@ -49,6 +49,11 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Tablet mode goes off once the hinge closes this far.", valueName: "degrees"))
     var tabletModeOffAngle: Double?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "On a convertible, report tablet mode as a SW_TABLET_MODE switch (a uinput device) for libinput and the desktops.")
+    var tabletModeSwitch: Bool?
+
     @Option(help: "Who may lock, unlock and set the mask besides root: a group name or number.")
     var controlGroup: String?
 
@@ -145,6 +150,7 @@ struct RunOptions: ParsableArguments {
         }
         if let tabletModeOnAngle { c.posture.tabletModeOnAngle = tabletModeOnAngle }
         if let tabletModeOffAngle { c.posture.tabletModeOffAngle = tabletModeOffAngle }
+        if let tabletModeSwitch { c.tabletModeSwitch = tabletModeSwitch }
         if let controlGroup { c.controlGroup = controlGroup }
         if let sampling {
             guard let policy = SamplingPolicy(rawValue: sampling) else {

@@ -54,6 +54,8 @@ struct ConfigurationFileTests {
         #expect(c.posture.tabletModeOnAngle == 190)
         #expect(c.posture.tabletModeOffAngle == 150.5)
         #expect(try ConfigurationFile.parse("rotate-in = tablet-mode\n", file: "o.conf").rotateIn == .tabletMode)
+        #expect(try ConfigurationFile.parse("tablet-mode-switch = yes\n", file: "o.conf").tabletModeSwitch)
+        #expect(try !ConfigurationFile.parse("", file: "o.conf").tabletModeSwitch, "off unless asked for")
         #expect(DaemonConfiguration().rotateIn == nil, "unset: the engine decides by the base sensor")
         #expect(c.classifier.settleTime == 0.06)
         #expect(c.classifier.hysteresisGap == 40)
@@ -111,6 +113,7 @@ struct ConfigurationFileTests {
         ("tablet-mode-on-angle = wide\n", "bad.conf:1: tablet-mode-on-angle: \"wide\" is not a number"),
         ("# x\ntablet-mode-on-angle = 400\n", "bad.conf:2: tablet-mode-on-angle: 400.0 is outside 90.0...350.0"),
         ("tablet-mode-off-angle = 5\n", "bad.conf:1: tablet-mode-off-angle: 5.0 is outside 10.0...340.0"),
+        ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected true or false, got \"maybe\""),
         ("tablet-mode-on-angle = 200\ntablet-mode-off-angle = 200\n",
          "bad.conf:2: tablet-mode-off-angle: must be below tablet-mode-on-angle (200.0)"),
         ("tablet-mode-on-angle = 150\n", "bad.conf: tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"),

@@ -127,6 +127,65 @@ struct ConvertibleLiveTests {
         #expect(try daemon.poll { $0.interface == "portrait" }?.interface == "portrait")
     }
 
+    /// The emulated /dev/uinput's log once it holds `count` entries (the daemon writes just after it publishes).
+    private func uinputLog(_ testbed: UmockdevTestbed, count: Int) throws -> [[String: Any]] {
+        let deadline = monotonicNow() + 3
+        var log = try testbed.uinputLog()
+        while log.count < count, monotonicNow() < deadline {
+            usleep(20_000)
+            log = try testbed.uinputLog()
+        }
+        return log
+    }
+
+    @Test("tablet-mode-switch: a uinput device reports SW_TABLET_MODE, on when folded to a tablet and off when opened")
+    func tabletModeSwitch() throws {
+        let convertible = try Convertible(display: Self.display(tilt: 10), hinge: 100)
+        try convertible.testbed.addUinput()
+        let daemon = try DaemonHarness(
+            ["--sampling", "always", "--rate", "50", "--tablet-mode-switch"], environment: convertible.testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.posture == "laptop" }?.tabletMode == false, "\(daemon.log)")
+        try convertible.fold(from: (10, 100), to: (30, 355))
+        #expect(try daemon.poll { $0.tabletMode == true }?.tabletMode == true)
+        try convertible.fold(from: (30, 355), to: (10, 100))
+        #expect(try daemon.poll { $0.tabletMode == false }?.tabletMode == false)
+
+        let log = try uinputLog(convertible.testbed, count: 8)
+        let requests = log.compactMap { entry -> String? in
+            guard let name = entry["ioctl"] as? String else { return nil }
+            return "\(name) \(entry["value"] ?? entry["name"] ?? "")"
+        }
+        // EV_SW is 5 and SW_TABLET_MODE 1 (linux/input-event-codes.h).
+        #expect(requests == ["UI_SET_EVBIT 5", "UI_SET_SWBIT 1", "UI_DEV_SETUP orientd tablet mode switch", "UI_DEV_CREATE 0"])
+        let events = log.compactMap { $0["event"] as? [Int] }
+        // On, off: each followed by SYN_REPORT (type 0, code 0). Laptop at start is off, as the device began.
+        #expect(events == [[5, 1, 1], [0, 0, 0], [5, 1, 0], [0, 0, 0]], "\(log)")
+        #expect(daemon.log.contains("tablet-mode switch: orientd tablet mode switch created"))
+    }
+
+    @Test("Without tablet-mode-switch /dev/uinput is never opened; with it and no uinput, one log line and the socket serves")
+    func tabletModeSwitchOffOrMissing() throws {
+        let convertible = try Convertible(display: Self.display(tilt: 10), hinge: 100)
+        try convertible.testbed.addUinput()
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: convertible.testbed.environment)
+        try daemon.waitUntilListening()
+        try convertible.fold(from: (10, 100), to: (30, 355))
+        #expect(try daemon.poll { $0.tabletMode == true }?.tabletMode == true)
+        #expect(try convertible.testbed.uinputLog().isEmpty, "no request reached /dev/uinput")
+
+        let bare = try Convertible(display: Self.display(tilt: 10), hinge: 100)
+        let missing = try DaemonHarness(
+            ["--sampling", "always", "--rate", "50", "--tablet-mode-switch"], environment: bare.testbed.environment)
+        try missing.waitUntilListening()
+        #expect(try missing.poll { $0.posture == "laptop" }?.posture == "laptop", "\(missing.log)")
+        let lines = missing.log.split(separator: "\n").filter { $0.contains("tablet-mode switch: open /dev/uinput") }
+        #expect(lines.count == 1, "\(missing.log)")
+        #expect(lines.first?.contains("tablet-mode-switch.conf") == true)
+        try bare.fold(from: (10, 100), to: (30, 355))
+        #expect(try missing.poll { $0.tabletMode == true }?.tabletMode == true, "tablet mode still published")
+    }
+
     @Test("A tablet with one accelerometer publishes posture unknown and rotates as before")
     func singleSensor() throws {
         let testbed = try UmockdevTestbed()

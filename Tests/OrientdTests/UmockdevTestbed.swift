@@ -87,6 +87,17 @@ final class UmockdevTestbed {
         _ = try send(["remove": path])
     }
 
+    /// An emulated /dev/uinput that records the requests and events written to it (see testbed.py).
+    func addUinput() throws {
+        _ = try send(["uinput": true])
+    }
+
+    /// What the emulated /dev/uinput was asked, in order: ioctls by name, and each input event written.
+    func uinputLog() throws -> [[String: Any]] {
+        guard let log = try send(["uinput-log": true])["log"] as? [[String: Any]] else { throw HarnessError("no uinput log") }
+        return log
+    }
+
     private func send(_ command: [String: Any]) throws -> [String: Any] {
         var line = try JSONSerialization.data(withJSONObject: command)
         line.append(UInt8(ascii: "\n"))

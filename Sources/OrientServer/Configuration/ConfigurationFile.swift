@@ -15,7 +15,7 @@ public enum ConfigurationFile {
     /// The top-level keys, as documented in the sample orientd.conf.
     public static let keys = [
         "socket", "socket-mode", "mask", "preferred", "device", "mount-matrix", "mount-repair", "rate", "still-rate",
-        "sampling", "dbus", "control-group", "max-clients", "request-timeout", "state-directory", "rotate-in",
+        "sampling", "dbus", "control-group", "max-clients", "request-timeout", "state-directory", "rotate-in", "tablet-mode-switch",
         "tablet-mode-on-angle", "tablet-mode-off-angle",
     ]
     /// The one section; its keys are `ClassifierSettings.Key`s.
@@ -110,6 +110,7 @@ public enum ConfigurationFile {
         case "rotate-in":
             guard let rotateIn = RotateIn(rawValue: value) else { throw place.error("expected always or tablet-mode, got \"\(value)\"") }
             c.rotateIn = rotateIn
+        case "tablet-mode-switch": c.tabletModeSwitch = try bool(value, place)
         // Ranges, and off below on, are checked with the whole file (PostureSettings.validate).
         case "tablet-mode-on-angle": c.posture.tabletModeOnAngle = try number(value, place)
         case "tablet-mode-off-angle": c.posture.tabletModeOffAngle = try number(value, place)

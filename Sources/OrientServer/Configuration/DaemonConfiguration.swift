@@ -52,6 +52,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// A convertible's tablet-mode thresholds (`tablet-mode-on-angle`, `tablet-mode-off-angle`); the other
     /// posture settings keep their defaults.
     public var posture = PostureSettings()
+    /// Report tablet mode to libinput through a uinput device reporting SW_TABLET_MODE (`tablet-mode-switch`).
+    public var tabletModeSwitch = false
 
     public init() {}
 

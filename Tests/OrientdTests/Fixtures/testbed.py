@@ -11,6 +11,9 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        HZ from a thread; "{t}" in HEX is replaced by a little-endian 64-bit nanosecond timestamp
                        that advances by 1/HZ per scan from 1 s, or with "clock": NAME (e.g. "realtime") by
                        that clock's time at the write                          -> {"ok": true}
+  {"uinput": true}     an emulated /dev/uinput that records what is asked of it -> {"ok": true}
+  {"uinput-log": true} what it was asked, in order: {"ioctl": NAME, "value": N}, {"ioctl": "UI_DEV_SETUP",
+                       "name": NAME}, {"event": [TYPE, CODE, VALUE]} for each input_event written -> {"log": [...]}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
@@ -27,6 +30,47 @@ from gi.repository import UMockdev  # noqa: E402
 
 testbed = UMockdev.Testbed.new()
 print(json.dumps({"root": testbed.get_root_dir()}), flush=True)
+
+# linux/uinput.h's requests on x86_64 (_IOW('U', n, size) and _IO('U', n)), and struct input_event's layout.
+UINPUT_REQUESTS = {0x40045564: "UI_SET_EVBIT", 0x4004556D: "UI_SET_SWBIT", 0x405C5503: "UI_DEV_SETUP",
+                   0x5501: "UI_DEV_CREATE", 0x5502: "UI_DEV_DESTROY"}
+INPUT_EVENT = struct.Struct("qqHHi")
+uinput_log = []
+uinput_lock = threading.Lock()
+
+
+def uinput_ioctl(handler, client):
+    """Called on umockdev's worker thread for each ioctl on /dev/uinput."""
+    request = client.get_request()
+    name = UINPUT_REQUESTS.get(request)
+    if name is None:
+        client.complete(-1, 25)  # ENOTTY, as the kernel answers an unknown request
+        return True
+    arg = client.get_arg()
+    if name == "UI_DEV_SETUP":
+        raw = bytes(arg.resolve(0, 92).retrieve())  # struct uinput_setup: input_id, name[80], ff_effects_max
+        entry = {"ioctl": name, "name": raw[8:88].split(b"\0")[0].decode()}
+    else:
+        entry = {"ioctl": name, "value": struct.unpack("Q", bytes(arg.retrieve())[:8])[0]}
+    with uinput_lock:
+        uinput_log.append(entry)
+    client.complete(0, 0)
+    return True
+
+
+def uinput_write(handler, client):
+    raw = bytes(client.get_arg().retrieve())
+    with uinput_lock:
+        for offset in range(0, len(raw) - INPUT_EVENT.size + 1, INPUT_EVENT.size):
+            _, _, kind, code, value = INPUT_EVENT.unpack_from(raw, offset)
+            uinput_log.append({"event": [kind, code, value]})
+    client.complete(len(raw), 0)
+    return True
+
+
+uinput_handler = UMockdev.IoctlBase()
+uinput_handler.connect("handle-ioctl", uinput_ioctl)
+uinput_handler.connect("handle-write", uinput_write)
 for line in sys.stdin:
     command = json.loads(line)
     if "add" in command:
@@ -45,6 +89,13 @@ for line in sys.stdin:
     elif "describe" in command:
         testbed.add_from_string(command["describe"])
         print(json.dumps({"ok": True}), flush=True)
+    elif "uinput" in command:
+        testbed.add_from_string("P: /devices/virtual/misc/uinput\nN: uinput\nE: SUBSYSTEM=misc\nE: DEVNAME=/dev/uinput\n")
+        testbed.attach_ioctl("/dev/uinput", uinput_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "uinput-log" in command:
+        with uinput_lock:
+            print(json.dumps({"log": uinput_log}), flush=True)
     elif "stream" in command:
         fd = testbed.get_dev_fd(command["stream"])
 
