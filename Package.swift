@@ -51,10 +51,10 @@ let package = Package(
         .target(
             name: "OrientSensors",
             dependencies: [
-                "OrientCore", "OrientTrace", "CIIO", "CUdev", .product(name: "Logging", package: "swift-log"),
+                "OrientCore", "OrientTrace", "OrientInput", "CIIO", "CUdev", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Input devices orientd creates: the tablet-mode switch (uinput).
+        // Input devices: the tablet-mode switch orientd creates (uinput), the lid switch it reads (evdev).
         .target(name: "OrientInput", dependencies: ["CLinuxInput"]),
         // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
         .target(

@@ -57,6 +57,8 @@ struct DoctorReport: Codable {
         var posture: String
         var tabletMode: Bool?
         var unknownReason: String?
+        /// What the lid switch (SW_LID) says; `nil` when the device has none.
+        var lidClosed: Bool?
 
         /// Every field, `null` included, as `status` sends a convertible's fields.
         func encode(to encoder: Encoder) throws {
@@ -65,6 +67,7 @@ struct DoctorReport: Codable {
             try c.encode(posture, forKey: .posture)
             try c.encode(tabletMode, forKey: .tabletMode)
             try c.encode(unknownReason, forKey: .unknownReason)
+            try c.encode(lidClosed, forKey: .lidClosed)
         }
     }
 
@@ -160,6 +163,7 @@ struct DoctorReport: Codable {
         var correction: GravityCorrection?
         /// Samples before a wrong scale was corrected do not say what the sensor reads now.
         var correctedFrom = 0
+        var lidClosed: Bool?
         for event in await collector.value {
             switch event {
             case .opened(let description):
@@ -180,6 +184,8 @@ struct DoctorReport: Codable {
                     device = change.device.rawValue
                     interface = change.interface.rawValue
                 }
+            case .lid(let closed):
+                lidClosed = closed
             case .baseLost(let why):
                 warnings.append("the base sensor went away: \(why)")
             case .closed(let why):
@@ -194,7 +200,7 @@ struct DoctorReport: Codable {
             warnings.append("buffered capture delivered nothing for 2 s, so orientd polls this sensor instead")
         }
         guard let matrix = engine?.mountMatrix else { return }
-        if let described = opened?.base { readHinge(samples, displayMatrix: matrix, baseMatrix: described.mountMatrix) }
+        if let described = opened?.base { readHinge(samples, displayMatrix: matrix, baseMatrix: described.mountMatrix, lidClosed: lidClosed) }
         readings = samples.suffix(10).map { sample in
             let g = matrix.apply(sample.acceleration)
             return Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
@@ -256,8 +262,11 @@ struct DoctorReport: Codable {
 
     /// θ and the posture after the pairs of readings, through the daemon's own estimator (filtered, gated for motion,
     /// the wrap at 0°/360° decided by continuity), and why θ is unknown when it is.
-    private mutating func readHinge(_ samples: [AccelSample], displayMatrix: MountMatrix, baseMatrix: MountMatrix) {
+    private mutating func readHinge(
+        _ samples: [AccelSample], displayMatrix: MountMatrix, baseMatrix: MountMatrix, lidClosed: Bool?
+    ) {
         guard var engine = try? PostureEngine(baseMountMatrix: baseMatrix) else { return }
+        engine.setLidClosed(lidClosed)
         var pairs = 0
         for sample in samples {
             guard let reading = sample.base else { continue }
@@ -267,7 +276,7 @@ struct DoctorReport: Codable {
         }
         var hinge = Hinge(
             angle: engine.hingeAngle.map { ($0 * 10).rounded() / 10 }, posture: engine.posture.rawValue,
-            tabletMode: engine.tabletMode)
+            tabletMode: engine.tabletMode, lidClosed: lidClosed)
         if let last = samples.last(where: { $0.base != nil })?.base {
             let g = engine.baseMountMatrix.apply(last)
             base?.reading = Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
@@ -340,10 +349,11 @@ struct DoctorReport: Codable {
         }
         if let hinge {
             let tabletMode = hinge.tabletMode.map { $0 ? "on" : "off" } ?? "unknown"
+            let lid = hinge.lidClosed.map { $0 ? ", lid switch shut" : ", lid switch open" } ?? ""
             if let angle = hinge.angle {
-                lines.append("Hinge angle: \(Self.format(angle))° (posture \(hinge.posture), tablet mode \(tabletMode))")
+                lines.append("Hinge angle: \(Self.format(angle))° (posture \(hinge.posture), tablet mode \(tabletMode)\(lid))")
             } else {
-                lines.append("Hinge angle: unknown: \(hinge.unknownReason ?? "?") (posture \(hinge.posture), tablet mode \(tabletMode))")
+                lines.append("Hinge angle: unknown: \(hinge.unknownReason ?? "?") (posture \(hinge.posture), tablet mode \(tabletMode)\(lid))")
             }
         }
         lines.append("")

@@ -84,6 +84,8 @@ extension Orientd {
                     if let duration, let start, sample.time - start >= duration { return report(written, withoutBase: withoutBase) }
                 case .gravityLearned:
                     break  // the live source has logged it (on standard error), and corrects the samples that follow
+                case .lid:
+                    break  // traces hold the accelerometers' readings only
                 case .baseLost(let reason):
                     let skipped = writer?.columns == .displayAndBase ? "; nothing is written until it is back" : ""
                     printError("orientd: the base sensor went away: \(reason)\(skipped)")

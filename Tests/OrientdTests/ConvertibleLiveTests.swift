@@ -186,6 +186,30 @@ struct ConvertibleLiveTests {
         #expect(try missing.poll { $0.tabletMode == true }?.tabletMode == true, "tablet mode still published")
     }
 
+    @Test("Lying folded or shut, screen up: gravity reads the same; a lid switch that says shut, at start or later, decides")
+    func lidSwitch() throws {
+        // Screen up, the hinge at 360°: folded flat into a tablet, or a laptop shut upside down; gravity cannot
+        // tell, and with no lid switch saying shut the screen facing up means folded.
+        let pose = (display: Self.display(tilt: 90), hinge: 360.0)
+        let convertible = try Convertible(display: pose.display, hinge: pose.hinge)
+        try convertible.testbed.addLidSwitch(closed: false)
+        let daemon = try startDaemon(convertible)
+        #expect(try daemon.poll { $0.posture == "tablet" }?.posture == "tablet", "\(daemon.log)")
+        #expect(daemon.log.contains("lid switch /dev/input/event7: open"))
+        // Shut (the event a reader of the device gets): the same readings are now a shut laptop.
+        try convertible.testbed.setLid(closed: true)
+        let shut = try daemon.poll { $0.posture == "closed" }
+        #expect(shut?.posture == "closed", "\(daemon.log)")
+        #expect(shut?.tabletMode == false)
+        #expect(daemon.log.contains("lid switch: shut"))
+
+        // Shut already when orientd starts.
+        let shutAtStart = try Convertible(display: pose.display, hinge: pose.hinge)
+        try shutAtStart.testbed.addLidSwitch(closed: true)
+        let second = try startDaemon(shutAtStart)
+        #expect(try second.poll { $0.posture == "closed" }?.posture == "closed", "\(second.log)")
+    }
+
     @Test("A tablet with one accelerometer publishes posture unknown and rotates as before")
     func singleSensor() throws {
         let testbed = try UmockdevTestbed()

@@ -87,6 +87,16 @@ final class UmockdevTestbed {
         _ = try send(["remove": path])
     }
 
+    /// An emulated lid switch (an input device reporting SW_LID), shut or open.
+    func addLidSwitch(closed: Bool) throws {
+        _ = try send(["lid": closed])
+    }
+
+    /// Shuts or opens the emulated lid: its state, and the event a reader of the device gets.
+    func setLid(closed: Bool) throws {
+        _ = try send(["lid-set": closed])
+    }
+
     /// An emulated /dev/uinput that records the requests and events written to it (see testbed.py).
     func addUinput() throws {
         _ = try send(["uinput": true])

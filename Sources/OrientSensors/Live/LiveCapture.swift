@@ -1,5 +1,6 @@
 import Logging
 import OrientCore
+import OrientInput
 
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,8 @@ final class LiveCapture {
     private var lastDelivery = 0.0
     /// The sampling period last asked of a buffered device: the full rate's when opened, the still rate's once still.
     private var bufferedPeriod = 0.0
+    /// The lid switch, when an input device reports SW_LID and it could be opened; polled with the udev monitor.
+    private var lid: LidSwitch?
 
     init(
         configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger,
@@ -70,6 +73,7 @@ final class LiveCapture {
             deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
             return
         }
+        openLid(udev)
         let period = 1 / configuration.rate
         var pace = SamplingPace(fullRate: configuration.rate, stillRate: configuration.stillRate ?? configuration.rate)
         var nextRead = monotonicSeconds()
@@ -320,9 +324,35 @@ final class LiveCapture {
         deliver(.noSensor(reason: reason))
     }
 
-    /// Whether `descriptor` became readable within `seconds`.
+    /// Whether `descriptor` became readable within `seconds`. The lid switch is watched in the same wait, and
+    /// a change of it is delivered here.
     private func waitReadable(_ descriptor: Int32, seconds: Double) -> Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, Int32((seconds * 1000).rounded(.up))) > 0
+        var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        if let lid { entries.append(pollfd(fd: lid.descriptor, events: Int16(POLLIN), revents: 0)) }
+        guard poll(&entries, nfds_t(entries.count), Int32((seconds * 1000).rounded(.up))) > 0 else { return false }
+        if let lid, entries.count > 1, entries[1].revents != 0 {
+            if entries[1].revents & Int16(POLLIN) == 0 {
+                logger.notice("lid switch \(lid.path) went away")
+                self.lid = nil
+            } else if let closed = lid.readChanges() {
+                logger.info("lid switch: \(closed ? "shut" : "open")")
+                deliver(.lid(closed: closed))
+            }
+        }
+        return entries[0].revents != 0
+    }
+
+    /// Opens the lid switch, if an input device has one, and says what it reads. Without it (none, or no access),
+    /// closed and folded flat are told apart by the last angle, as the README says.
+    private func openLid(_ udev: UdevSession) {
+        guard let node = udev.lidSwitchNode() else { return }
+        do {
+            let opened = try LidSwitch(path: node)
+            lid = opened
+            logger.info("lid switch \(node): \(opened.closed ? "shut" : "open")")
+            deliver(.lid(closed: opened.closed))
+        } catch {
+            logger.notice("lid switch: \(error); shut and folded flat are told apart by the last hinge angle")
+        }
     }
 }

@@ -63,6 +63,33 @@ final class UdevSession {
             mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), mountMatrixAttributes: matrices)
     }
 
+    /// The event node of the first input device whose switches include SW_LID (bit 0 of its `capabilities/sw`
+    /// bitmask, kept on the parent `input*` device), or nil.
+    func lidSwitchNode() -> String? {
+        guard let enumerate = udev_enumerate_new(udev) else { return nil }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "input")
+        udev_enumerate_add_match_sysname(enumerate, "event*")
+        udev_enumerate_scan_devices(enumerate)
+        var nodes: [String] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            defer { entry = udev_list_entry_get_next(current) }
+            guard let path = optionalString(udev_list_entry_get_name(current)),
+                let device = udev_device_new_from_syspath(udev, path)
+            else { continue }
+            defer { udev_device_unref(device) }
+            guard let node = optionalString(udev_device_get_devnode(device)),
+                let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
+                let switches = optionalString(udev_device_get_sysattr_value(parent, "capabilities/sw"))?.trimmingSpaces,
+                // The bitmask is written in hex words, most significant first: SW_LID is the last digit's bit 0.
+                let last = switches.last?.hexDigitValue, last & 1 == 1
+            else { continue }
+            nodes.append(node)
+        }
+        return nodes.sorted { $0.localizedStandardLess($1) }.first
+    }
+
     /// Starts listening for IIO add/remove/change events; returns the descriptor to poll.
     func monitorDescriptor() throws(SensorError) -> Int32 {
         if let monitor { return udev_monitor_get_fd(monitor) }

@@ -15,6 +15,8 @@ final class SensorPipeline: @unchecked Sendable {
     private let sourceEnded: @Sendable () -> Void
     private let logger: Logger
     private var engine: ConvertibleEngine?
+    /// The lid switch's last state, kept for the engine of the next sensor opened; nil without a switch.
+    private var lidClosed: Bool?
     /// The last sample's time, for what an event without one changes (a base sensor lost).
     private var lastTime: Double?
     /// The first refused sample of a capture is a warning (a driver or clock fault); the rest would flood the log.
@@ -37,6 +39,7 @@ final class SensorPipeline: @unchecked Sendable {
         case .opened(let description):
             let matrix = settings.mountMatrixOverride ?? description.mountMatrix
             engine = makeEngine(displayMatrix: matrix, baseMatrix: description.baseMountMatrix)
+            engine?.setLidClosed(lidClosed)
             logOpened(description, matrix: matrix)
             eventLoop.execute { publisher.value.sensorOpened(description) }
         case .sample(let sample):
@@ -58,6 +61,9 @@ final class SensorPipeline: @unchecked Sendable {
             }
         case .gravityLearned:
             break  // the live source has logged it, and the samples that follow are corrected
+        case .lid(let closed):
+            lidClosed = closed
+            engine?.setLidClosed(closed)
         case .baseLost(let reason):
             logger.warning("base sensor unavailable: \(reason); posture unknown, the display alone turns the screen")
             _ = engine?.baseLost(time: lastTime ?? 0)

@@ -14,6 +14,10 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
   {"uinput": true}     an emulated /dev/uinput that records what is asked of it -> {"ok": true}
   {"uinput-log": true} what it was asked, in order: {"ioctl": NAME, "value": N}, {"ioctl": "UI_DEV_SETUP",
                        "name": NAME}, {"event": [TYPE, CODE, VALUE]} for each input_event written -> {"log": [...]}
+  {"lid": CLOSED}      an emulated lid switch, /dev/input/event7 (SW_LID in capabilities/sw), reading shut
+                       (true) or open; EVIOCGSW answers its state                -> {"ok": true}
+  {"lid-set": CLOSED}  the lid shut or opened: the state, and an EV_SW/SW_LID event and a SYN_REPORT written
+                       for a reader of the node                                   -> {"ok": true}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
@@ -68,6 +72,26 @@ def uinput_write(handler, client):
     return True
 
 
+LID_NODE = "/dev/input/event7"
+lid_state = {"closed": False}
+
+
+def lid_ioctl(handler, client):
+    """EVIOCGSW(len), _IOC(_IOC_READ, 'E', 0x1b, len): bit 0 (SW_LID) of the switch bitmask. Anything else (and
+    every read) falls through to the node, a PTY the testbed writes events into."""
+    request = client.get_request()
+    if request & 0xFFFF != 0x451B or request >> 30 != 2:
+        return False
+    length = (request >> 16) & 0x3FFF
+    data = client.get_arg().resolve(0, length)
+    data.update(0, bytes([1 if lid_state["closed"] else 0] + [0] * (length - 1)))
+    client.complete(length, 0)
+    return True
+
+
+lid_handler = UMockdev.IoctlBase()
+lid_handler.connect("handle-ioctl", lid_ioctl)
+
 uinput_handler = UMockdev.IoctlBase()
 uinput_handler.connect("handle-ioctl", uinput_ioctl)
 uinput_handler.connect("handle-write", uinput_write)
@@ -92,6 +116,19 @@ for line in sys.stdin:
     elif "uinput" in command:
         testbed.add_from_string("P: /devices/virtual/misc/uinput\nN: uinput\nE: SUBSYSTEM=misc\nE: DEVNAME=/dev/uinput\n")
         testbed.attach_ioctl("/dev/uinput", uinput_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "lid" in command:
+        lid_state["closed"] = command["lid"]
+        testbed.add_from_string(
+            "P: /devices/platform/PNP0C0D:00/input/input7/event7\nN: input/event7\nE: SUBSYSTEM=input\n"
+            "E: DEVNAME=/dev/input/event7\n\n"
+            "P: /devices/platform/PNP0C0D:00/input/input7\nE: SUBSYSTEM=input\nA: name=Lid Switch\nA: capabilities/sw=1\n")
+        testbed.attach_ioctl(LID_NODE, lid_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "lid-set" in command:
+        lid_state["closed"] = command["lid-set"]
+        event = INPUT_EVENT.pack(0, 0, 5, 0, 1 if command["lid-set"] else 0) + INPUT_EVENT.pack(0, 0, 0, 0, 0)
+        os.write(testbed.get_dev_fd(LID_NODE), event)
         print(json.dumps({"ok": True}), flush=True)
     elif "uinput-log" in command:
         with uinput_lock:
