@@ -26,11 +26,22 @@ final class UdevSession {
 
     /// Every IIO device (triggers included), each with its accelerometer description when it is one.
     func devices() -> [IIODeviceSummary] {
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "iio")
-        udev_enumerate_scan_devices(enumerate)
         var result: [IIODeviceSummary] = []
+        forEachDevice(subsystem: "iio") { device, path in
+            let id = optionalString(udev_device_get_sysname(device)) ?? path
+            let name = optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces
+            result.append(IIODeviceSummary(id: id, name: name, accelerometer: Self.candidate(device, path: path)))
+        }
+        return result.sorted { $0.id.localizedStandardLess($1.id) }
+    }
+
+    /// Calls `body` with each device of `subsystem` (whose name matches `sysname`, when given) and its sysfs path.
+    private func forEachDevice(subsystem: String, sysname: String? = nil, _ body: (OpaquePointer, String) -> Void) {
+        guard let enumerate = udev_enumerate_new(udev) else { return }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
+        udev_enumerate_scan_devices(enumerate)
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
@@ -38,11 +49,8 @@ final class UdevSession {
                 let device = udev_device_new_from_syspath(udev, path)
             else { continue }
             defer { udev_device_unref(device) }
-            let id = optionalString(udev_device_get_sysname(device)) ?? path
-            let name = optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces
-            result.append(IIODeviceSummary(id: id, name: name, accelerometer: Self.candidate(device, path: path)))
+            body(device, path)
         }
-        return result.sorted { $0.id.localizedStandardLess($1.id) }
     }
 
     private static func candidate(_ device: OpaquePointer, path: String) -> AccelerometerCandidate? {
@@ -66,25 +74,14 @@ final class UdevSession {
     /// The event node of the first input device whose switches include SW_LID (bit 0 of its `capabilities/sw`
     /// bitmask, kept on the parent `input*` device), or nil.
     func lidSwitchNode() -> String? {
-        guard let enumerate = udev_enumerate_new(udev) else { return nil }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_add_match_sysname(enumerate, "event*")
-        udev_enumerate_scan_devices(enumerate)
         var nodes: [String] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            defer { entry = udev_list_entry_get_next(current) }
-            guard let path = optionalString(udev_list_entry_get_name(current)),
-                let device = udev_device_new_from_syspath(udev, path)
-            else { continue }
-            defer { udev_device_unref(device) }
+        forEachDevice(subsystem: "input", sysname: "event*") { device, _ in
             guard let node = optionalString(udev_device_get_devnode(device)),
                 let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
                 let switches = optionalString(udev_device_get_sysattr_value(parent, "capabilities/sw"))?.trimmingSpaces,
                 // The bitmask is written in hex words, most significant first: SW_LID is the last digit's bit 0.
                 let last = switches.last?.hexDigitValue, last & 1 == 1
-            else { continue }
+            else { return }
             nodes.append(node)
         }
         return nodes.sorted { $0.localizedStandardLess($1) }.first
