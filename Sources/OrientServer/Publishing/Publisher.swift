@@ -49,8 +49,6 @@ public final class Publisher {
     private var sensorReading = false
     /// The sensor has committed an orientation since it was last opened.
     private var committedSinceOpened = false
-    /// A base sensor is read beside the display's (a convertible), and has not been lost.
-    private var baseReading = false
     /// The convertible's posture has been committed since the sensors were last opened.
     private var postureSinceOpened = false
     /// A replayed trace ran out: nothing fresh will come.
@@ -101,7 +99,9 @@ public final class Publisher {
     /// Whether the device orientation, and on a convertible the posture, come from the sensors as they read now,
     /// not from before they were closed. Both are waited for: under rotate-in = tablet-mode the interface a `get`
     /// answers depends on the posture.
-    public var isFresh: Bool { sensorReading && committedSinceOpened && (!baseReading || postureSinceOpened) }
+    public var isFresh: Bool {
+        sensorReading && committedSinceOpened && (sensorDescription?.base == nil || postureSinceOpened)
+    }
 
     /// Answers `get`: the system's view, or with `settings` the view of a client that has them.
     ///
@@ -270,7 +270,6 @@ public final class Publisher {
         sensor = .available
         sensorReading = true
         committedSinceOpened = false
-        baseReading = description.baseMountMatrix != nil
         postureSinceOpened = false
         // With a base sensor the last posture is kept until the new readings commit one, as the device
         // orientation is; without one there is none.
@@ -318,7 +317,6 @@ public final class Publisher {
     public func baseLost() {
         sensorDescription?.base = nil  // `status` no longer names it
         forgetHinge()
-        baseReading = false
         broadcast()
         // No posture to wait for any more.
         if isFresh { answerPendingGets() }
