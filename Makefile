@@ -130,7 +130,7 @@ install: release
 	# The user and group must exist before udev, dbus-daemon and systemd read the files that name them.
 	if [ -z "$(DESTDIR)" ]; then systemd-sysusers $(SYSUSERSDIR)/orientd.conf; fi
 	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
-		"&& udevadm trigger --subsystem-match=iio && systemctl reload dbus"
+		"&& udevadm trigger --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

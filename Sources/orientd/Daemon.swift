@@ -46,9 +46,13 @@ enum Daemon {
                 eventLoop: loop)
         }.get()
 
+        // Made before the sensor service: while it exists, the sensor stays open.
+        let tabletModeSwitch = configuration.tabletModeSwitch
+            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
+        let keepSensorOpen = tabletModeSwitch != nil
         let sensor = SensorService(
             source: source, eventLoop: loop, publisher: publisher,
-            settings: pipelineSettings(configuration, replayWaitFor: options.replayWaitFor),
+            settings: pipelineSettings(configuration, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
             exitAtEnd: options.exitAtEnd, logger: logger)
         try await loop.submit {
             publisher.value.onSubscriberCountChange = { sensor.send(.subscribers($0)) }
@@ -97,7 +101,7 @@ enum Daemon {
                     return publisher.value.reconfigure(publisherSettings(next, options: options))
                 }.get()
                 if let problem = problem ?? nil { logger.warning("\(problem)") }
-                sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor)))
+                sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
                 logger.info("configuration reloaded")
             } catch {
                 logger.error("configuration not reloaded, keeping the running one: \(error)")
@@ -115,8 +119,6 @@ enum Daemon {
                 sensor.send(.claims(claimed ? 1 : 0))
             } : nil
         if let facade { services.append(.init(service: facade)) }
-        let tabletModeSwitch = configuration.tabletModeSwitch
-            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         if facade != nil || tabletModeSwitch != nil {
             try await loop.submit {
                 publisher.value.onSystemStateChange = { state in
@@ -175,8 +177,10 @@ enum Daemon {
             freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.rotateIn)
     }
 
-    private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?) -> PipelineSettings {
-        let subscribersToRun = replayWaitFor ?? (c.sampling == .always ? 0 : 1)
+    /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch
+    /// must follow the hinge whether or not anyone listens on the socket or the bus).
+    private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?, keepOpen: Bool) -> PipelineSettings {
+        let subscribersToRun = replayWaitFor ?? (c.sampling == .always || keepOpen ? 0 : 1)
         return PipelineSettings(
             classifier: c.classifier, mountMatrixOverride: c.mountMatrix, mountRepair: c.mountRepair,
             subscribersToRun: subscribersToRun, posture: c.posture, rotateIn: c.rotateIn)
