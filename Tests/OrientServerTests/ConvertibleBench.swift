@@ -39,6 +39,13 @@ final class ConvertibleBench {
         loop.run()
     }
 
+    /// A subscriber with `settings`, recording what it is sent.
+    func subscriber(_ settings: SubscriptionSettings = SubscriptionSettings()) -> RecordingSink {
+        let sink = RecordingSink()
+        _ = publisher.subscribe(sink, settings: settings, id: nil)
+        return sink
+    }
+
     func open(base: MountMatrix? = .identity) {
         send(.opened(SensorDescription(id: "t", name: "t", mode: .replay, baseMountMatrix: base)))
     }

@@ -13,10 +13,8 @@ struct ConvertiblePublishingTests {
     @Test("Posture, tablet mode and hinge angle reach subscribers as events; a still hinge sends nothing more")
     func publishes() throws {
         let bench = Bench()
-        let all = RecordingSink()
-        let interfaceOnly = RecordingSink()
-        _ = bench.publisher.subscribe(all, settings: SubscriptionSettings(), id: nil)
-        _ = bench.publisher.subscribe(interfaceOnly, settings: SubscriptionSettings(changes: .interface), id: nil)
+        let all = bench.subscriber()
+        let interfaceOnly = bench.subscriber(SubscriptionSettings(changes: .interface))
         bench.open()
         #expect(all.events.last?.posture == "unknown" && all.events.last?.tabletMode == nil)
 
@@ -48,17 +46,15 @@ struct ConvertiblePublishingTests {
     @Test("Out of tablet mode every view is held upright; each client's own mask, preferred and autorotation still apply")
     func heldUpright() throws {
         let bench = Bench()
-        let free = RecordingSink()
+        let free = bench.subscriber()
         let landscape = RecordingSink()
-        let pinned = RecordingSink()
-        _ = bench.publisher.subscribe(free, settings: SubscriptionSettings(), id: nil)
+        let pinned = bench.subscriber(SubscriptionSettings(autorotate: false))
         _ = bench.publisher.subscribe(
             landscape, settings: SubscriptionSettings(mask: .landscape, preferred: .landscapeLeft), id: nil)
         bench.open()
 
         // In tablet mode the screen follows the device.
         bench.hold(Bench.portrait, hinge: 300)
-        _ = bench.publisher.subscribe(pinned, settings: SubscriptionSettings(autorotate: false), id: nil)
         bench.hold(Bench.landscapeLeft, hinge: 300)
         #expect(free.events.last?.interface == "landscape-right")
         #expect(landscape.events.last?.interface == "landscape-right")
@@ -99,8 +95,7 @@ struct ConvertiblePublishingTests {
     @Test("The system lock holds on top of the hold, in both directions")
     func systemLock() throws {
         let bench = Bench()
-        let sink = RecordingSink()
-        _ = bench.publisher.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        let sink = bench.subscriber()
         bench.open()
         bench.hold(Bench.portrait, hinge: 300)
         bench.hold(Bench.landscapeLeft, hinge: 300)
@@ -115,8 +110,7 @@ struct ConvertiblePublishingTests {
 
         // Held upright as a laptop and locked there: folding to a tablet and turning it changes nothing.
         let other = Bench()
-        let second = RecordingSink()
-        _ = other.publisher.subscribe(second, settings: SubscriptionSettings(), id: nil)
+        let second = other.subscriber()
         other.open()
         other.hold(Bench.portrait, hinge: 110)
         _ = other.publisher.control(.locked(true))
@@ -131,8 +125,7 @@ struct ConvertiblePublishingTests {
     @Test("rotate-in = always: the screen turns as a laptop too, and tablet mode is still published")
     func rotateInAlways() {
         let bench = Bench(publisher: .init(rotateIn: .always), pipeline: .always)
-        let sink = RecordingSink()
-        _ = bench.publisher.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        let sink = bench.subscriber()
         bench.open()
         bench.hold(Bench.portrait, hinge: 110)
         bench.hold(Bench.landscapeLeft, hinge: 110)
@@ -144,8 +137,7 @@ struct ConvertiblePublishingTests {
     @Test("A reload that changes rotate-in holds or releases the views at once")
     func reloadRotateIn() {
         let bench = Bench()
-        let sink = RecordingSink()
-        _ = bench.publisher.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        let sink = bench.subscriber()
         bench.open()
         bench.hold(Bench.portrait, hinge: 110)
         bench.hold(Bench.landscapeLeft, hinge: 110)
@@ -159,8 +151,7 @@ struct ConvertiblePublishingTests {
     @Test("Losing the base sensor: posture, tablet mode and angle unknown, and the display alone turns the screen")
     func baseLost() throws {
         let bench = Bench()
-        let sink = RecordingSink()
-        _ = bench.publisher.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        let sink = bench.subscriber()
         bench.open()
         bench.hold(Bench.portrait, hinge: 110)
         bench.hold(Bench.landscapeLeft, hinge: 110)
@@ -218,8 +209,7 @@ struct ConvertiblePublishingTests {
     @Test("Without a base sensor nothing changes: posture unknown, tablet mode and angle null, nothing held")
     func singleSensor() throws {
         let bench = Bench()
-        let sink = RecordingSink()
-        _ = bench.publisher.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        let sink = bench.subscriber()
         bench.open(base: nil)
         bench.hold(Bench.portrait, hinge: nil)
         bench.hold(Bench.landscapeLeft, hinge: nil)
