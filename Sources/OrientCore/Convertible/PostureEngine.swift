@@ -3,8 +3,8 @@
 /// Fed with each display reading (already in the display's device frame, as the orientation engine sees it)
 /// and the base reading taken with it (in the base sensor's own frame).
 public struct PostureEngine: Sendable {
-    /// What one pair of readings changed. `hingeAngle` is set when the reported angle moved by a whole degree
-    /// or more, or became known or unknown (`.some(nil)`).
+    /// What one pair of readings changed. `hingeAngle` is set when the angle rounds to another whole degree and
+    /// is ``angleHysteresis`` or more from the one reported, or became known or unknown (`.some(nil)`).
     public struct Change: Sendable, Equatable {
         public let time: Double
         public var posture: Posture?
@@ -19,6 +19,11 @@ public struct PostureEngine: Sendable {
     public let baseRepair: HandednessRepair
     public private(set) var estimator: HingeAngleEstimator
     public private(set) var tracker: PostureTracker
+    /// How far the angle must be from the one reported before the next whole degree is: past the rounding
+    /// boundary by a quarter degree, so that noise at a half degree does not publish every sample, while an
+    /// angle that settles at 359.8° still reads 360 (a whole degree of movement never reached it).
+    public static let angleHysteresis = 0.75
+
     /// The angle last reported, rounded to a degree; `nil` while unknown.
     public private(set) var reportedAngle: Double?
 
@@ -48,11 +53,10 @@ public struct PostureEngine: Sendable {
         var change = Change(time: time, posture: tracked.posture)
         if let tabletMode = tracked.tabletMode { change.tabletMode = .some(tabletMode) }
         let rounded = angle.map { $0.rounded() }
-        // A whole degree of movement, so that noise at a half degree does not publish every sample.
         let moved: Bool =
             switch (rounded, reportedAngle) {
             case (nil, nil): false
-            case (_?, let was?): abs(angle! - was) >= 1
+            case (let now?, let was?): now != was && abs(angle! - was) >= Self.angleHysteresis
             default: true
             }
         if moved {

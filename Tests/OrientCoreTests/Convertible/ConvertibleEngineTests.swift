@@ -22,12 +22,17 @@ struct ConvertibleEngineTests {
         }
     }
 
-    /// Folds from `from` to `to` degrees over one second at 50 Hz, the display held at one attitude.
-    func fold(_ engine: inout ConvertibleEngine, display: Vector3, from: Double, to: Double, at t0: Double) {
-        for i in 0..<50 {
+    /// Folds from `from` to `to` degrees over one second at 50 Hz, the display held at one attitude; returns
+    /// every update that changed something.
+    @discardableResult
+    func fold(_ engine: inout ConvertibleEngine, display: Vector3, from: Double, to: Double, at t0: Double)
+        -> [ConvertibleEngine.Update]
+    {
+        (0..<50).compactMap { i in
             let theta = from + (to - from) * Double(i) / 49
             let base = HingeGeometry.base(fromDisplay: display, hingeAngle: theta)
-            _ = try! engine.feed(AccelSample(time: t0 + Double(i) / 50, acceleration: display, base: base))
+            let update = try! engine.feed(AccelSample(time: t0 + Double(i) / 50, acceleration: display, base: base))
+            return update.isEmpty ? nil : update
         }
     }
 
@@ -100,6 +105,23 @@ struct ConvertibleEngineTests {
         let updates = hold(&e, display: portrait, theta: 110, from: 0, seconds: 2)
         let angles = updates.compactMap { $0.posture?.hingeAngle }
         #expect(angles == [.some(110)])
+    }
+
+    @Test("Near a half degree the angle is reported once; at the ends it reaches 0 and 360", arguments: [
+        (from: 45.3, settle: 45.3, then: 45.7, expected: [45.0]),
+        (from: 300, settle: 358.6, then: 359.9, expected: [359, 360]),
+        (from: 60, settle: 1.4, then: 0.1, expected: [1, 0]),
+    ])
+    func angleHysteresis(from: Double, settle: Double, then: Double, expected: [Double]) {
+        var e = engine()
+        // Folded there, so that continuity places the angles near the wrap on the right side.
+        var updates = fold(&e, display: portrait, from: from, to: settle, at: 0)
+        updates += hold(&e, display: portrait, theta: settle, from: 1, seconds: 2)
+        updates += hold(&e, display: portrait, theta: then, from: 3, seconds: 2)
+        let angles = updates.compactMap { $0.posture?.hingeAngle }.compactMap { $0 }
+        #expect(angles.suffix(expected.count) == ArraySlice(expected))
+        #expect(angles.last == expected.last)
+        #expect(Set(angles).count == angles.count, "each angle once: \(angles)")
     }
 
     @Test("Bad base readings (on every sample, so on the one that commits) lose no display change")
