@@ -327,11 +327,18 @@ final class LiveCapture {
     /// Whether `descriptor` became readable within `seconds`. The lid switch is watched in the same wait, and
     /// a change of it is delivered here.
     private func waitReadable(_ descriptor: Int32, seconds: Double) -> Bool {
-        var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-        if let lid { entries.append(pollfd(fd: lid.descriptor, events: Int16(POLLIN), revents: 0)) }
-        guard poll(&entries, nfds_t(entries.count), Int32((seconds * 1000).rounded(.up))) > 0 else { return false }
-        if let lid, entries.count > 1, entries[1].revents != 0 {
-            if entries[1].revents & Int16(POLLIN) == 0 {
+        // On the stack: this runs before every polled sample, and an array here was its one heap allocation.
+        var entries = (
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: lid?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)
+        )
+        let count = nfds_t(lid == nil ? 1 : 2)
+        let ready = withUnsafeMutableBytes(of: &entries) { bytes in
+            poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, Int32((seconds * 1000).rounded(.up)))
+        }
+        guard ready > 0 else { return false }
+        if let lid, entries.1.revents != 0 {
+            if entries.1.revents & Int16(POLLIN) == 0 {
                 logger.notice("lid switch \(lid.path) went away")
                 self.lid = nil
             } else if let closed = lid.readChanges() {
@@ -339,7 +346,7 @@ final class LiveCapture {
                 deliver(.lid(closed: closed))
             }
         }
-        return entries[0].revents != 0
+        return entries.0.revents != 0
     }
 
     /// Opens the lid switch, if an input device has one, and says what it reads. Without it (none, or no access),
