@@ -5,7 +5,8 @@ Usage: polled-cpu.py ORIENTD [--seconds S] [--rate HZ] [--dbus]
 
 Emulates an accel_3d IIO device with umockdev, starts `ORIENTD run` on it (on-demand sampling) and measures,
 over S seconds each: (1) with no client, (2) with one subscriber, the process's CPU time (utime + stime from
-/proc/PID/stat) and the context switches of each thread (/proc/PID/task/*/status), i.e. its wakeups.
+/proc/PID/stat) and the context switches of each thread (/proc/PID/task/*/status), i.e. its wakeups, with the
+time each wakeup took on a CPU (/proc/PID/task/*/schedstat, in nanoseconds).
 umockdev's preload library intercepts every sysfs read, so the subscribed figure is an upper bound of what the
 same reads cost on real hardware. With --dbus, orientd also serves net.hadess.SensorProxy on a private bus,
 and the client of the second measurement is iio-sensor-proxy's monitor-sensor claiming the accelerometer
@@ -32,8 +33,14 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
+def scheduled_ns(path):
+    """Time on a CPU in nanoseconds, from the scheduler's own count: exact where /proc/PID/stat counts ticks."""
+    with open(f"/proc/{path}/schedstat") as f:
+        return int(f.read().split()[0])
+
+
 def threads(pid):
-    """Per thread: (context switches, CPU seconds)."""
+    """Per thread: (context switches, CPU seconds, nanoseconds on a CPU)."""
     per_thread = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -41,7 +48,7 @@ def threads(pid):
                 status = dict(line.split(":", 1) for line in f if ":" in line)
             name = status["Name"].strip()
             count = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
-            per_thread[f"{name} ({tid})"] = (count, cpu_seconds(f"{pid}/task/{tid}"))
+            per_thread[f"{name} ({tid})"] = (count, cpu_seconds(f"{pid}/task/{tid}"), scheduled_ns(f"{pid}/task/{tid}"))
         except FileNotFoundError:
             pass
     return per_thread
@@ -53,10 +60,11 @@ def measure(label, pid, seconds):
     cpu1, threads1 = cpu_seconds(pid), threads(pid)
     used = cpu1 - cpu0
     print(f"{label}: CPU {used:.2f} s in {seconds:g} s = {100 * used / seconds:.2f} % of a core")
-    for thread, (count, cpu) in sorted(threads1.items()):
-        count0, cpu0 = threads0.get(thread, (0, 0))
+    for thread, (count, cpu, ns) in sorted(threads1.items()):
+        count0, cpu0, ns0 = threads0.get(thread, (0, 0, 0))
         woke = count - count0
-        print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s), CPU {cpu - cpu0:.2f} s")
+        each = f", {(ns - ns0) / 1000 / woke:.0f} µs a wakeup" if woke else ""
+        print(f"    {thread}: {woke} context switches ({woke / seconds:.1f}/s), CPU {cpu - cpu0:.2f} s{each}")
     with open(f"/proc/{pid}/smaps_rollup") as f:
         rollup = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in f if line.endswith("kB\n")}
     print(f"    memory: Rss {rollup['Rss']:.1f} MB, Pss {rollup['Pss']:.1f} MB, Anonymous {rollup['Anonymous']:.1f} MB")
