@@ -104,10 +104,12 @@ public struct SensorService: Service {
     }
 
     /// Stops a capture; once its thread has ended, the publisher learns that the state is no longer fresh.
+    /// Awaited: until the publisher knows, a `get` would still be answered as fresh without opening the sensor,
+    /// and "closed the sensor" must not be logged before that is over.
     private func stop(_ capture: CaptureHandle) async {
         await capture.stop()
         let publisher = self.publisher
-        eventLoop.execute { publisher.value.sensorClosed() }
+        try? await eventLoop.submit { publisher.value.sensorClosed() }.get()
     }
 
     private func startCapture(_ settings: PipelineSettings) -> CaptureHandle {
