@@ -10,6 +10,8 @@ public enum SensorEvent: Sendable, Equatable {
     /// The live source learned 1 g from readings at rest (the driver gives no scale, or a wrong one) and corrects
     /// the samples that follow by it. It has logged it; `doctor` shows it.
     case gravityLearned(GravityCorrection)
+    /// The same for a convertible's base sensor: the `base` of the samples that follow is corrected by it.
+    case baseGravityLearned(GravityCorrection)
     /// The lid switch (SW_LID) reads shut or open: sent when the sensor opens, and at each change. A device with
     /// no lid switch sends none.
     case lid(closed: Bool)

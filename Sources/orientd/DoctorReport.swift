@@ -41,6 +41,8 @@ struct DoctorReport: Codable {
         /// Where the location came from (udev ACCEL_LOCATION, the sysfs label or location).
         var locationSource: String
         var scale: String
+        /// What its readings are multiplied by because 1 g was learned at rest, as for the display's sensor.
+        var scaleCorrection: Double?
         var mountMatrix: String
         var mountMatrixSource: String
         var mirrored: Bool
@@ -161,6 +163,7 @@ struct DoctorReport: Codable {
         var opened: SensorDescription?
         /// What was learned; the source keeps using it when it opens the sensor again (polling after a stall).
         var correction: GravityCorrection?
+        var baseCorrection: GravityCorrection?
         /// Samples before a wrong scale was corrected do not say what the sensor reads now.
         var correctedFrom = 0
         var lidClosed: Bool?
@@ -172,12 +175,19 @@ struct DoctorReport: Codable {
                 describe(description, reason: reason)
                 if let correction { describe(correction) }
                 describeBase(description.base, candidate: baseCandidate)
+                if let baseCorrection { describeBase(baseCorrection) }
                 engine = try? OrientationEngine(mountMatrix: description.mountMatrix, tracker: InterfaceOrientationTracker())
             case .gravityLearned(let learned):
                 correction = learned
                 correctedFrom = samples.count
                 describe(learned)
                 if learned.publishedScale != nil { warnings.append(learned.explanation(device: opened?.displayName ?? "the sensor")) }
+            case .baseGravityLearned(let learned):
+                baseCorrection = learned
+                describeBase(learned)
+                if learned.publishedScale != nil {
+                    warnings.append(learned.explanation(device: "base accelerometer" + (opened?.base.map { " \($0.id)" } ?? "")))
+                }
             case .sample(let sample):
                 samples.append(sample)
                 if let change = try? engine?.feed(sample) {
@@ -298,13 +308,21 @@ struct DoctorReport: Codable {
     /// The scale line once 1 g has been learned.
     private mutating func describe(_ correction: GravityCorrection) {
         sensor?.scaleCorrection = correction.factor
+        sensor?.scale = Self.scaleLine(correction)
+    }
+
+    private mutating func describeBase(_ correction: GravityCorrection) {
+        base?.scaleCorrection = correction.factor
+        base?.scale = Self.scaleLine(correction)
+    }
+
+    private static func scaleLine(_ correction: GravityCorrection) -> String {
         let factor = "×\(GravityCorrection.format(correction.factor))"
-        if let published = correction.publishedScaleText {
-            let rest = GravityCorrection.format(correction.restMagnitude / GravityCalibrator.standardGravity)
-            sensor?.scale = "from the device (\(published)), corrected \(factor): readings at rest were \(rest) g"
-        } else {
-            sensor?.scale = "learned from readings at rest (the driver gives none): \(factor)"
+        guard let published = correction.publishedScaleText else {
+            return "learned from readings at rest (the driver gives none): \(factor)"
         }
+        let rest = GravityCorrection.format(correction.restMagnitude / GravityCalibrator.standardGravity)
+        return "from the device (\(published)), corrected \(factor): readings at rest were \(rest) g"
     }
 
     var text: String {

@@ -82,7 +82,7 @@ extension Orientd {
                     }
                     if start == nil { start = sample.time }
                     if let duration, let start, sample.time - start >= duration { return report(written, withoutBase: withoutBase) }
-                case .gravityLearned:
+                case .gravityLearned, .baseGravityLearned:
                     break  // the live source has logged it (on standard error), and corrects the samples that follow
                 case .lid:
                     break  // traces hold the accelerometers' readings only

@@ -138,6 +138,29 @@ struct ConvertibleToolsTests {
         #expect(line.contains("posture laptop"))
     }
 
+    @Test("doctor learns a base sensor's wrong scale, shows the correction, and reads θ through it")
+    func doctorBaseWrongScale() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135)
+        // Twice the scale of its raw values: at rest the base reads 2 g.
+        try convertible.testbed.set(convertible.basePath, "in_accel_scale", String(2 * Live.scale))
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "3"], environment: convertible.testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
+        #expect(abs((base["scaleCorrection"] as? Double ?? 0) - 0.5) < 0.01, "\(base)")
+        #expect((base["scale"] as? String)?.contains("corrected ×0.5") == true, "\(base)")
+        #expect((report["sensor"] as? [String: Any])?["scaleCorrection"] == nil, "the display's scale is right")
+        let warnings = report["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("base accelerometer iio:device0: readings at rest are 2 g") }, "\(warnings)")
+        let hinge = try #require(report["hinge"] as? [String: Any])
+        let angle = try #require(hinge["angle"] as? Double, "\(hinge)")
+        #expect(abs(angle - 135) <= 3)
+
+        let human = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: convertible.testbed.environment)
+        let scaleLines = human.stdout.split(separator: "\n").filter { $0.hasPrefix("  scale: ") }
+        #expect(scaleLines.count == 2 && scaleLines[1].contains("corrected ×0.5"), "\(human.stdout)")
+    }
+
     @Test("doctor says why θ is unknown with the hinge vertical")
     func doctorHingeVertical() throws {
         // Held like a book: gravity along the hinge (the display's x) in both sensors.

@@ -15,6 +15,8 @@ final class BaseSensor {
     private let learned: LearnedGravity
     private let logger: Logger
     private var calibrator: GravityCalibrator
+    /// Tells the consumer what was learned, as the display's correction is told.
+    private let announce: (GravityCorrection) -> Void
 
     var id: String { candidate.id }
 
@@ -25,12 +27,16 @@ final class BaseSensor {
             mountMatrix: mountMatrix, mountMatrixSource: matrixSource, scale: reader.device.scale)
     }
 
-    init(_ candidate: AccelerometerCandidate, rate: Double, learned: LearnedGravity, logger: Logger) throws(SensorError) {
+    init(
+        _ candidate: AccelerometerCandidate, rate: Double, learned: LearnedGravity, logger: Logger,
+        announce: @escaping (GravityCorrection) -> Void
+    ) throws(SensorError) {
         let device = try IIODevice(id: candidate.id, requestedRate: rate)
         self.candidate = candidate
         self.reader = IIOPolledAccelerometer(device)
         self.learned = learned
         self.logger = logger
+        self.announce = announce
         let (matrix, source, problems) = candidate.mountMatrix(override: nil)
         for problem in problems { logger.warning("\(problem)") }
         self.mountMatrix = matrix
@@ -48,6 +54,7 @@ final class BaseSensor {
             let text = correction.explanation(device: "base accelerometer \(candidate.id)")
             if correction.publishedScale == nil { logger.notice("\(text)") } else { logger.warning("\(text)") }
             learned.remember(correction.factor, id: candidate.id, publishedScale: correction.publishedScale)
+            announce(correction)
         }
         guard let factor = calibrator.correction else { return nil }
         return factor == 1 ? published : published * factor

@@ -270,7 +270,10 @@ final class LiveCapture {
     private func openBase(beside display: AccelerometerCandidate, candidates: [AccelerometerCandidate]) -> BaseSensor? {
         guard configuration.readsBase, let found = SensorSelection.base(from: candidates, display: display) else { return nil }
         do {
-            let sensor = try BaseSensor(found, rate: configuration.rate, learned: learned, logger: logger)
+            let deliver = self.deliver
+            let sensor = try BaseSensor(found, rate: configuration.rate, learned: learned, logger: logger) {
+                deliver(.baseGravityLearned($0))
+            }
             baseFailures = 0
             logger.info("base accelerometer \(found.id): mount matrix \(sensor.mountMatrix) (from \(sensor.matrixSource))")
             return sensor

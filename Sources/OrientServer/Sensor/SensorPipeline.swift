@@ -59,7 +59,7 @@ final class SensorPipeline: @unchecked Sendable {
             } catch {
                 logger.debug("sample refused: \(error)")
             }
-        case .gravityLearned:
+        case .gravityLearned, .baseGravityLearned:
             break  // the live source has logged it, and the samples that follow are corrected
         case .lid(let closed):
             lidClosed = closed
