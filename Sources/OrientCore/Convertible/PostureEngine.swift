@@ -19,9 +19,9 @@ public struct PostureEngine: Sendable {
     public let baseRepair: HandednessRepair
     public private(set) var estimator: HingeAngleEstimator
     public private(set) var tracker: PostureTracker
-    /// How far the angle must be from the one reported before the next whole degree is: past the rounding
-    /// boundary by a quarter degree, so that noise at a half degree does not publish every sample, while an
-    /// angle that settles at 359.8° still reads 360 (a whole degree of movement never reached it).
+    /// A new whole degree is reported once the angle is this far from the one reported: a quarter degree past
+    /// the rounding boundary, so that noise around a half degree does not publish every sample, while an angle
+    /// that settles at 359.8° still reads 360 (with a full degree's margin it stayed at 359).
     public static let angleHysteresis = 0.75
 
     /// The angle last reported, rounded to a degree; `nil` while unknown.
