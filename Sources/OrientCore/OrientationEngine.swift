@@ -25,8 +25,7 @@ public struct OrientationEngine: Sendable {
     ) throws(ClassifierSettingsError) {
         let repair = mountMatrix.repairingHandedness()
         self.repair = repair
-        // A singular matrix cannot be repaired; using it unrepaired at least keeps the upright orientations.
-        self.mountMatrix = repairHandedness && !repair.isSingular ? repair.repaired : mountMatrix
+        self.mountMatrix = repairHandedness ? repair.inUse : mountMatrix
         self.classifier = try OrientationClassifier(settings: settings)
         self.tracker = tracker
     }

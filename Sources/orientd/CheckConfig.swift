@@ -38,7 +38,7 @@ extension Orientd {
             if let matrix = c.mountMatrix {
                 let repair = matrix.repairingHandedness()
                 var note = ""
-                if c.mountRepair, repair.changed, !repair.isSingular { note = " (mirrored: z row replaced, used as \(repair.repaired))" }
+                if c.mountRepair, repair.isApplied { note = " (mirrored: z row replaced, used as \(repair.repaired))" }
                 print("  mount-matrix: \(matrix)\(note)")
             } else {
                 print("  mount-matrix: from udev or sysfs")

@@ -234,9 +234,7 @@ struct DoctorReport: Codable {
             scale: description.scaleSource == .learned ? "learned from readings at rest (the driver gives none)" : "from the device",
             rate: description.rate, mountMatrix: description.mountMatrix.text,
             mountMatrixSource: description.mountMatrixSource.description,
-            mirrored: repair.changed && !repair.isSingular && description.mountMatrix.determinant < 0,
-            singular: repair.isSingular,
-            mountMatrixUsed: (repair.isSingular ? description.mountMatrix : repair.repaired).text)
+            mirrored: repair.repairedMirror, singular: repair.isSingular, mountMatrixUsed: repair.inUse.text)
         if description.mode == .polled, let why = description.pollingReason, why.hasPrefix("buffered capture needs") {
             warnings.append("polling: \(why)")
         }
@@ -261,8 +259,7 @@ struct DoctorReport: Codable {
             id: description.id, name: description.name, path: description.path, location: SensorDescription.Location.base.rawValue,
             locationSource: candidate?.id == description.id ? candidate!.locationSource : "unknown", scale: scale,
             mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
-            mirrored: repair.changed && !repair.isSingular && description.mountMatrix.determinant < 0,
-            singular: repair.isSingular, mountMatrixUsed: (repair.isSingular ? description.mountMatrix : repair.repaired).text)
+            mirrored: repair.repairedMirror, singular: repair.isSingular, mountMatrixUsed: repair.inUse.text)
         if repair.isSingular {
             warnings.append("the base sensor's mount matrix \(description.mountMatrix) is singular (x and y rows parallel): no hinge angle can be read")
         } else if repair.changed {

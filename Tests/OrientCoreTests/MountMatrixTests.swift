@@ -55,6 +55,22 @@ struct MountMatrixTests {
         #expect(parallel.repairingHandedness().isSingular)
     }
 
+    @Test("The matrix in use: repaired when the repair can be made, the original when it is singular")
+    func matrixInUse() {
+        let mirrored = MountMatrix(x: Vector3(0, -1, 0), y: Vector3(-1, 0, 0), z: Vector3(0, 0, 1)).repairingHandedness()
+        #expect(mirrored.isApplied && mirrored.repairedMirror)
+        #expect(mirrored.inUse == mirrored.repaired)
+        // A z row that is wrong but not mirrored (a zero row) is repaired without being a mirror image.
+        let flat = MountMatrix(x: Vector3(1, 0, 0), y: Vector3(0, 1, 0), z: Vector3(0, 0, 0)).repairingHandedness()
+        #expect(flat.isApplied && !flat.repairedMirror)
+        let parallel = MountMatrix(x: Vector3(1, 0, 0), y: Vector3(1, 0, 0), z: Vector3(0, 0, -1))
+        let singular = parallel.repairingHandedness()
+        #expect(singular.changed && !singular.isApplied && !singular.repairedMirror)
+        #expect(singular.inUse == parallel)
+        let identity = MountMatrix.identity.repairingHandedness()
+        #expect(!identity.isApplied && identity.inUse == .identity)
+    }
+
     @Test("iio-sensor-proxy's conventions: raw readings at scale 9.81/256 with the identity matrix", arguments: [
         (Vector3(0, -256, 0), DeviceOrientation.portrait),
         (Vector3(256, 0, 0), .landscapeRight),

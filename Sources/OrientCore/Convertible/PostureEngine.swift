@@ -36,7 +36,7 @@ public struct PostureEngine: Sendable {
         try settings.validate()
         let repair = baseMountMatrix.repairingHandedness()
         self.baseRepair = repair
-        self.baseMountMatrix = repairHandedness && !repair.isSingular ? repair.repaired : baseMountMatrix
+        self.baseMountMatrix = repairHandedness ? repair.inUse : baseMountMatrix
         self.estimator = HingeAngleEstimator(settings: settings, motionGate: motionGate)
         self.tracker = PostureTracker(settings: settings)
     }

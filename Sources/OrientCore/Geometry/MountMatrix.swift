@@ -49,4 +49,11 @@ public struct HandednessRepair: Sendable, Hashable {
     public var changed: Bool { original != repaired }
     /// x and y are parallel (or one is zero), so no z row can make this a rotation.
     public var isSingular: Bool { repaired.rows.z.lengthSquared < 1e-12 }
+    /// The matrix to apply: the repaired one, or the original when it is singular (unrepaired, it at least keeps
+    /// the upright orientations).
+    public var inUse: MountMatrix { isSingular ? original : repaired }
+    /// Whether the matrix in use differs from the original: the repair changed it and could be made.
+    public var isApplied: Bool { changed && !isSingular }
+    /// The original is a mirror image (determinant below zero) that the repair turned into a rotation.
+    public var repairedMirror: Bool { isApplied && original.determinant < 0 }
 }

@@ -246,12 +246,12 @@ public final class Publisher {
                 return StatusReport.BaseSensor(
                     id: base.id, name: base.name, path: base.path, mountMatrix: base.mountMatrix.text,
                     mountMatrixSource: base.mountMatrixSource.description,
-                    mountMatrixRepaired: settings.mountRepair && repair.changed && !repair.isSingular)
+                    mountMatrixRepaired: settings.mountRepair && repair.isApplied)
             }
             return StatusReport.Sensor(
                 id: description.id, name: description.name, mode: description.mode.rawValue, rate: description.rate,
                 mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
-                mountMatrixRepaired: settings.mountRepair && repair.changed && !repair.isSingular,
+                mountMatrixRepaired: settings.mountRepair && repair.isApplied,
                 location: description.location.rawValue, base: base
             )
         }

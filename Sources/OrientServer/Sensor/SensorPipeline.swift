@@ -104,7 +104,7 @@ final class SensorPipeline: @unchecked Sendable {
         logger.info(
             "sensor \(description.id) (\(description.name)), \(description.mode.rawValue), location \(description.location.rawValue)")
         let fixed = matrix.repairingHandedness()
-        if settings.mountRepair, fixed.changed, !fixed.isSingular {
+        if settings.mountRepair, fixed.isApplied {
             logger.notice(
                 "mount matrix \(matrix) (from \(description.mountMatrixSource)) is mirrored; using \(fixed.repaired) (z = x × y)")
         } else {
@@ -112,7 +112,7 @@ final class SensorPipeline: @unchecked Sendable {
         }
         guard let base = description.baseMountMatrix else { return }
         let fixedBase = base.repairingHandedness()
-        let repaired = settings.mountRepair && fixedBase.changed && !fixedBase.isSingular
+        let repaired = settings.mountRepair && fixedBase.isApplied
         let used = repaired ? " (mirrored; using \(fixedBase.repaired))" : ""
         let rotateIn = engine?.rotateIn.rawValue ?? "-"
         logger.info("base sensor: mount matrix \(base)\(used); posture and tablet mode read, rotate-in \(rotateIn)")
