@@ -152,7 +152,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "OrientdTests",
-            dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "orientd"],
+            dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd"],
             // The umockdev testbed helper, run with python3 by the live-sensor tests.
             exclude: ["Fixtures"]
         ),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import OrientCore
-import OrientInput
 import OrientServer
 
 extension Orientd {
@@ -31,35 +30,20 @@ extension Orientd {
                 throw ExitStatus.configError
             }
             print("\(file): valid. Resulting settings (defaults where the file is silent):")
-            print("  socket: \(c.socketPath) (mode \(String(c.socketMode, radix: 8)))")
-            print("  mask: \(c.systemMask)")
-            print("  preferred: \(c.preferred?.rawValue ?? "none")")
-            print("  device: \(c.device ?? "automatic (the display accelerometer)")")
-            if let matrix = c.mountMatrix {
-                let repair = matrix.repairingHandedness()
-                var note = ""
-                if c.mountRepair, repair.isApplied { note = " (mirrored: z row replaced, used as \(repair.repaired))" }
-                print("  mount-matrix: \(matrix)\(note)")
-            } else {
-                print("  mount-matrix: from udev or sysfs")
+            for setting in DaemonSetting.all where setting.section == nil {
+                print("  \(setting.key): \(setting.show(c))\(note(on: setting, in: c))")
             }
-            print("  mount-repair: \(c.mountRepair)")
-            print("  rate: \(c.rate) Hz")
-            print("  still-rate: \(c.stillRate.map { "\($0) Hz (once still for a second)" } ?? "off")")
-            print("  sampling: \(c.sampling.rawValue)")
-            print("  dbus: \(c.dbus ? "yes (net.hadess.SensorProxy on the system bus)" : "no")")
-            print("  control-group: \(c.controlGroup ?? "none (root only)")")
-            print("  max-clients: \(c.maxClients)")
-            print("  request-timeout: \(c.requestTimeout) s")
-            print("  state-directory: \(c.stateDirectory)")
-            print("  rotate-in: \(c.rotateIn?.rawValue ?? "tablet-mode with a base (keyboard) sensor, always without one")")
-            print("  tablet-mode-on-angle: \(c.posture.tabletModeOnAngle)°")
-            print("  tablet-mode-off-angle: \(c.posture.tabletModeOffAngle)°")
-            print("  tablet-mode-switch: \(c.tabletModeSwitch ? "yes (SW_TABLET_MODE through \(TabletModeSwitch.devicePath))" : "no")")
-            print("  classifier:")
-            for key in ClassifierSettings.Key.allCases {
-                print("    \(key.rawValue): \(c.classifier[key]) \(key.unit)")
+            print("  [\(DaemonSetting.classifierSection)]")
+            for setting in DaemonSetting.all where setting.section != nil {
+                print("    \(setting.key): \(setting.show(c))")
             }
+        }
+
+        /// What a value means beyond itself: the matrix actually used when a repair changes it.
+        private func note(on setting: DaemonSetting, in c: DaemonConfiguration) -> String {
+            guard setting.key == "mount-matrix", let matrix = c.engine.mountMatrix, c.engine.mountRepair else { return "" }
+            let repair = matrix.repairingHandedness()
+            return repair.isApplied ? " (mirrored: z row replaced, used as \(repair.repaired))" : ""
         }
     }
 }

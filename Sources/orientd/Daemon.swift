@@ -7,7 +7,6 @@ import OrientProtocol
 import OrientSensors
 import OrientServer
 import ServiceLifecycle
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -76,37 +75,19 @@ enum Daemon {
         ) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
-        // The max-clients in force, so that a reload refits the open-file limit only when it changes.
-        let currentMaxClients = Mutex(configuration.maxClients)
-        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) {
-            do {
-                let next = try reload()
-                let changed = currentMaxClients.withLock { current in
-                    let changed = current != next.maxClients
-                    current = next.maxClients
-                    return changed
-                }
-                let admitted = changed ? DescriptorLimit.fit(maxClients: next.maxClients, logger: logger) : nil
-                if next.socketPath != configuration.socketPath || next.stateDirectory != configuration.stateDirectory
-                    || next.device != configuration.device || next.rate != configuration.rate
-                    || next.tabletModeSwitch != configuration.tabletModeSwitch
-                {
-                    logger.warning(
-                        "socket, state-directory, device, rate and tablet-mode-switch changes take effect at the next start")
-                }
-                let problem = try? await loop.submit {
-                    policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
-                    if let admitted { policy.value.maximumClients = admitted }
-                    policy.value.requestTimeout = timeAmount(next.requestTimeout)
-                    return publisher.value.reconfigure(publisherSettings(next, options: options))
-                }.get()
-                if let problem = problem ?? nil { logger.warning("\(problem)") }
-                sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
-                logger.info("configuration reloaded")
-            } catch {
-                logger.error("configuration not reloaded, keeping the running one: \(error)")
-            }
+        let reloader = ConfigurationReload(started: configuration, logger: logger, read: reload) { next in
+            let admitted = next.maxClients == configuration.maxClients
+                ? nil : DescriptorLimit.fit(maxClients: next.maxClients, logger: logger)
+            let problem = try await loop.submit {
+                policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
+                if let admitted { policy.value.maximumClients = admitted }
+                policy.value.requestTimeout = timeAmount(next.requestTimeout)
+                return publisher.value.reconfigure(publisherSettings(next, options: options))
+            }.get()
+            sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
+            return problem
         }
+        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await reloader.reload() }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: server),
@@ -173,17 +154,15 @@ enum Daemon {
     private static func publisherSettings(_ c: DaemonConfiguration, options: RunOptions) -> Publisher.Settings {
         // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
         Publisher.Settings(
-            configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.mountRepair,
-            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.rotateIn)
+            configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.engine.mountRepair,
+            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.engine.rotateIn)
     }
 
     /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch
     /// must follow the hinge whether or not anyone listens on the socket or the bus).
     private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?, keepOpen: Bool) -> PipelineSettings {
         let subscribersToRun = replayWaitFor ?? (c.sampling == .always || keepOpen ? 0 : 1)
-        return PipelineSettings(
-            classifier: c.classifier, mountMatrixOverride: c.mountMatrix, mountRepair: c.mountRepair,
-            subscribersToRun: subscribersToRun, posture: c.posture, rotateIn: c.rotateIn)
+        return PipelineSettings(engine: c.engine, subscribersToRun: subscribersToRun)
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {

@@ -6,19 +6,11 @@ extension EngineOptions {
     /// The engine `classify` and `plot` run over a trace: the display's orientation always, and the hinge angle
     /// and posture too when the trace has the base's columns. The options' matrices win over the trace's.
     func engine(for reader: TraceReader) throws -> ConvertibleEngine {
-        let settings = try classifierSettings()
-        let repair = !noMountRepair
         do {
-            let orientation = try OrientationEngine(
-                mountMatrix: try mountMatrixOverride() ?? reader.metadata.mountMatrix ?? .identity,
-                repairHandedness: repair, settings: settings, tracker: try tracker())
-            var posture: PostureEngine?
-            if reader.columns.hasBase {
-                posture = try PostureEngine(
-                    baseMountMatrix: try baseMountMatrixOverride() ?? reader.metadata.baseMountMatrix ?? .identity,
-                    repairHandedness: repair, motionGate: settings)
-            }
-            return ConvertibleEngine(orientation: orientation, posture: posture, rotateIn: try rotateIn())
+            return try engineConfiguration().makeEngine(
+                displayMatrix: reader.metadata.mountMatrix ?? .identity,
+                baseMatrix: reader.columns.hasBase ? reader.metadata.baseMountMatrix ?? .identity : nil,
+                tracker: try tracker())
         } catch let error as ClassifierSettingsError {
             throw ValidationError(error.description)
         }

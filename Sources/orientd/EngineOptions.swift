@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientServer
 
 /// The options that shape the engine, shared by every command that runs it.
 struct EngineOptions: ParsableArguments {
@@ -42,75 +43,59 @@ struct EngineOptions: ParsableArguments {
     )
     var rotateInText: String?
 
+    @Option(help: ArgumentHelp("Tablet mode comes on once the hinge opens this far (180 is flat).", valueName: "degrees"))
+    var tabletModeOnAngle: String?
+
+    @Option(help: ArgumentHelp("Tablet mode goes off once the hinge closes this far.", valueName: "degrees"))
+    var tabletModeOffAngle: String?
+
     func validate() throws {
-        _ = try systemMask()
-        _ = try preferredOrientation()
-        _ = try classifierSettings()
-        _ = try mountMatrixOverride()
-        _ = try baseMountMatrixOverride()
-        _ = try rotateIn()
+        _ = try tracker()
+        _ = try engineConfiguration()
     }
 
-    func systemMask() throws -> InterfaceOrientationMask {
+    /// The engine's settings, read with the daemon's own settings table: the same parsers and error texts as
+    /// `orientd run` and the configuration file.
+    func engineConfiguration() throws -> EngineConfiguration {
+        var words = classifierAssignments.flatMap { ["--classifier", $0] }
+        if let mountMatrixText { words += ["--mount-matrix", mountMatrixText] }
+        if noMountRepair { words.append("--no-mount-repair") }
+        if let rotateInText { words += ["--rotate-in", rotateInText] }
+        if let tabletModeOnAngle { words += ["--tablet-mode-on-angle", tabletModeOnAngle] }
+        if let tabletModeOffAngle { words += ["--tablet-mode-off-angle", tabletModeOffAngle] }
+        var configuration = DaemonConfiguration()
         do {
-            return try InterfaceOrientationMask(parsing: mask)
+            try SettingArguments.apply(words, to: &configuration)
+            try configuration.validate()
+            configuration.engine.baseMountMatrix = try baseMountMatrixText.map { text throws(ConfigurationError) in
+                do { return try MountMatrix(parsing: text) } catch {
+                    throw ConfigurationError(key: "--base-mount-matrix", message: "\(error)")
+                }
+            }
         } catch {
-            throw ValidationError("--mask: \(error)")
+            throw ValidationError(error.description)
         }
-    }
-
-    func preferredOrientation() throws -> InterfaceOrientation? {
-        guard let preferred else { return nil }
-        guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
-            let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--preferred: unknown orientation \"\(preferred)\"; expected one of: \(names)")
-        }
-        return orientation
-    }
-
-    func classifierSettings() throws -> ClassifierSettings {
-        var settings = ClassifierSettings()
-        do {
-            for assignment in classifierAssignments { try settings.apply(assignment: assignment) }
-            try settings.validate()
-        } catch {
-            throw ValidationError("--classifier: \(error)")
-        }
-        return settings
-    }
-
-    /// The matrix given with `--mount-matrix`, which wins over every other source.
-    func mountMatrixOverride() throws -> MountMatrix? {
-        guard let mountMatrixText else { return nil }
-        do {
-            return try MountMatrix(parsing: mountMatrixText)
-        } catch {
-            throw ValidationError("--mount-matrix: \(error)")
-        }
-    }
-
-    /// The matrix given with `--base-mount-matrix`, which wins over the trace's `base-mount-matrix`.
-    func baseMountMatrixOverride() throws -> MountMatrix? {
-        guard let baseMountMatrixText else { return nil }
-        do {
-            return try MountMatrix(parsing: baseMountMatrixText)
-        } catch {
-            throw ValidationError("--base-mount-matrix: \(error)")
-        }
-    }
-
-    /// `--rotate-in`, or `nil` for the engine's default (tablet mode when there is a base sensor).
-    func rotateIn() throws -> RotateIn? {
-        guard let rotateInText else { return nil }
-        guard let value = RotateIn(rawValue: rotateInText) else {
-            let names = RotateIn.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--rotate-in: unknown value \"\(rotateInText)\"; expected one of: \(names)")
-        }
-        return value
+        return configuration.engine
     }
 
     func tracker() throws -> InterfaceOrientationTracker {
-        try InterfaceOrientationTracker(systemMask: systemMask(), preferred: preferredOrientation(), systemLocked: lock)
+        let mask: InterfaceOrientationMask
+        let preferred: InterfaceOrientation?
+        do {
+            mask = try InterfaceOrientationMask(parsing: self.mask)
+            preferred = try self.preferred.map { text throws(OrientationNameError) in
+                try InterfaceOrientation(parsingDrawable: text)
+            }
+        } catch let error as MaskParseError {
+            throw ValidationError("--mask: \(error)")
+        } catch {
+            throw ValidationError("--preferred: \(error)")
+        }
+        do {
+            return try InterfaceOrientationTracker(systemMask: mask, preferred: preferred, systemLocked: lock)
+        } catch {
+            throw ValidationError("--mask: \(error)")
+        }
     }
 }
 

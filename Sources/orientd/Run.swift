@@ -13,8 +13,9 @@ extension Orientd {
             abstract: "Run the daemon: read the sensor (or replay a trace) and publish orientation on a Unix socket.",
             discussion: """
                 Settings come from the configuration file, then the options here, which win. SIGHUP reloads the \
-                file (a bad file is reported and the running configuration kept); SIGTERM and SIGINT stop cleanly.
-                """
+                file and applies every setting it can; those read at start only are named in the log (a bad file \
+                is reported and the running configuration kept). SIGTERM and SIGINT stop cleanly.
+                """ + "\n\n" + SettingArguments.help
         )
 
         @OptionGroup var options: RunOptions

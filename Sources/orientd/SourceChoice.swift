@@ -9,14 +9,14 @@ enum SourceChoice {
             do {
                 return try ReplaySource(
                     path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
-                    mountMatrixOverride: configuration.mountMatrix)
+                    mountMatrixOverride: configuration.engine.mountMatrix)
             } catch {
                 throw ServerError("\(error)")
             }
         }
         return IIOSampleSource(
             configuration: LiveSensorConfiguration(
-                device: configuration.device, mountMatrixOverride: configuration.mountMatrix, rate: configuration.rate,
+                device: configuration.device, mountMatrixOverride: configuration.engine.mountMatrix, rate: configuration.rate,
                 stillRate: configuration.stillRate),
             logger: logger)
     }

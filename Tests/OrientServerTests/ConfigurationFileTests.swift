@@ -39,8 +39,8 @@ struct ConfigurationFileTests {
         #expect(c.systemMask == .allButUpsideDown)
         #expect(c.preferred == .landscapeRight)
         #expect(c.device == "iio:device1")
-        #expect(c.mountMatrix == MountMatrix(x: Vector3(0, -1, 0), y: Vector3(-1, 0, 0), z: Vector3(0, 0, 1)))
-        #expect(c.mountRepair == false)
+        #expect(c.engine.mountMatrix == MountMatrix(x: Vector3(0, -1, 0), y: Vector3(-1, 0, 0), z: Vector3(0, 0, 1)))
+        #expect(c.engine.mountRepair == false)
         #expect(c.rate == 100)
         #expect(c.stillRate == 10)
         #expect(try ConfigurationFile.parse("still-rate = off\n", file: "o.conf").stillRate == nil)
@@ -50,15 +50,15 @@ struct ConfigurationFileTests {
         #expect(c.maxClients == 50)
         #expect(c.requestTimeout == 2.5)
         #expect(c.stateDirectory == "/tmp/state#1")  // no inline comments; \\r of a CRLF file dropped
-        #expect(c.rotateIn == .always)
-        #expect(c.posture.tabletModeOnAngle == 190)
-        #expect(c.posture.tabletModeOffAngle == 150.5)
-        #expect(try ConfigurationFile.parse("rotate-in = tablet-mode\n", file: "o.conf").rotateIn == .tabletMode)
+        #expect(c.engine.rotateIn == .always)
+        #expect(c.engine.posture.tabletModeOnAngle == 190)
+        #expect(c.engine.posture.tabletModeOffAngle == 150.5)
+        #expect(try ConfigurationFile.parse("rotate-in = tablet-mode\n", file: "o.conf").engine.rotateIn == .tabletMode)
         #expect(try ConfigurationFile.parse("tablet-mode-switch = yes\n", file: "o.conf").tabletModeSwitch)
         #expect(try !ConfigurationFile.parse("", file: "o.conf").tabletModeSwitch, "off unless asked for")
-        #expect(DaemonConfiguration().rotateIn == nil, "unset: the engine decides by the base sensor")
-        #expect(c.classifier.settleTime == 0.06)
-        #expect(c.classifier.hysteresisGap == 40)
+        #expect(DaemonConfiguration().engine.rotateIn == nil, "unset: the engine decides by the base sensor")
+        #expect(c.engine.classifier.settleTime == 0.06)
+        #expect(c.engine.classifier.hysteresisGap == 40)
         #expect(try ConfigurationFile.parse("# nothing but a comment\n", file: "e.conf") == DaemonConfiguration())
         #expect(try ConfigurationFile.parse("", file: "e.conf") == DaemonConfiguration())
     }
@@ -78,10 +78,10 @@ struct ConfigurationFileTests {
             .joined(separator: "\n")
         var expected = shipped
         expected.device = "iio:device0"
-        expected.mountMatrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
+        expected.engine.mountMatrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
         expected.preferred = .landscapeRight
         expected.controlGroup = "wheel"
-        expected.rotateIn = .tabletMode
+        expected.engine.rotateIn = .tabletMode
         #expect(try ConfigurationFile.parse(uncommented, file: path) == expected)
     }
 

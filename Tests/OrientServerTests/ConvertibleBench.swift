@@ -25,10 +25,10 @@ final class ConvertibleBench {
 
     init(publisher settings: Publisher.Settings = .init(), pipeline rotateIn: RotateIn? = nil) {
         publisher = Publisher(settings: settings, persistent: PersistentState(), version: "test")
+        var engine = EngineConfiguration()
+        engine.rotateIn = rotateIn
         pipeline = SensorPipeline(
-            settings: PipelineSettings(
-                classifier: ClassifierSettings(), mountMatrixOverride: nil, mountRepair: true, subscribersToRun: 1,
-                rotateIn: rotateIn),
+            settings: PipelineSettings(engine: engine, subscribersToRun: 1),
             eventLoop: loop, publisher: NIOLoopBound(publisher, eventLoop: loop), logger: Logger(label: "test"),
             sourceEnded: {})
     }

@@ -45,6 +45,21 @@ struct ClassifyConvertibleTests {
         #expect((angles.last ?? 0) >= 355)
     }
 
+    @Test("classify and plot take the daemon's tablet-mode angles: later on, later off, and a bad pair refused")
+    func tabletModeAngles() throws {
+        let path = try ConvertibleTrace.write(ConvertibleTrace.fold)
+        let standard = try #require(try classify(path).first { $0.tabletMode == .some(true) })
+        // θ passes 200° at 2.385 s and 260° later in the same fold.
+        let later = try #require(try classify(path, ["--tablet-mode-on-angle", "260"]).first { $0.tabletMode == .some(true) })
+        #expect(later.t > standard.t + 0.2, "on at \(later.t), against \(standard.t) at 200°")
+        let refused = try OrientdProcess.run(["classify", path, "--tablet-mode-on-angle", "150"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"), "\(refused.stderr)")
+        let plot = try OrientdProcess.run(["plot", path, "--tablet-mode-off-angle", "wide", "-o", "/dev/null"])
+        #expect(plot.status == 64)
+        #expect(plot.stderr.contains("--tablet-mode-off-angle: \"wide\" is not a number"), "\(plot.stderr)")
+    }
+
     @Test("Out of tablet mode the interface is held upright for the keyboard; --rotate-in always lets it turn")
     func rotateIn() throws {
         let path = try ConvertibleTrace.write(ConvertibleTrace.fold)

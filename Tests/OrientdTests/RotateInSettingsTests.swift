@@ -46,7 +46,7 @@ struct RotateInSettingsTests {
     func runOptions() throws {
         let rotate = try OrientdProcess.run(["run", "--config", "/dev/null", "--rotate-in", "sideways"])
         #expect(rotate.status == 64)
-        #expect(rotate.stderr.contains("--rotate-in: expected always or tablet-mode, got sideways"), "\(rotate.stderr)")
+        #expect(rotate.stderr.contains("--rotate-in: expected always or tablet-mode, got \"sideways\""), "\(rotate.stderr)")
         let angles = try OrientdProcess.run(["run", "--config", "/dev/null", "--tablet-mode-on-angle", "150"])
         #expect(angles.status == 64)
         #expect(angles.stderr.contains("tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"), "\(angles.stderr)")

@@ -38,3 +38,23 @@ public enum InterfaceOrientation: String, Sendable, CaseIterable, Hashable, Coda
 extension InterfaceOrientation: CustomStringConvertible {
     public var description: String { rawValue }
 }
+
+/// A name that is not one of the four drawable interface orientations.
+public struct OrientationNameError: Error, Equatable, CustomStringConvertible {
+    public let input: String
+
+    public var description: String {
+        let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
+        return "unknown orientation \"\(input)\"; expected one of: \(names)"
+    }
+}
+
+extension InterfaceOrientation {
+    /// Parses a drawable orientation's name, as every `preferred` setting, option and request field takes it.
+    public init(parsingDrawable text: String) throws(OrientationNameError) {
+        guard let orientation = InterfaceOrientation(rawValue: text), orientation != .unknown else {
+            throw OrientationNameError(input: text)
+        }
+        self = orientation
+    }
+}

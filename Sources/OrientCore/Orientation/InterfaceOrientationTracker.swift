@@ -35,6 +35,11 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
         self.interface = interface
     }
 
+    /// Every orientation allowed, none preferred, unlocked: the engine's own view where masks are applied later.
+    public static var unrestricted: InterfaceOrientationTracker {
+        do { return try InterfaceOrientationTracker() } catch { preconditionFailure("all ∩ all is never empty") }
+    }
+
     public var effectiveMask: InterfaceOrientationMask { systemMask.intersection(clientMask) }
     public var isLocked: Bool { systemLocked || !autorotates || heldUpright }
 

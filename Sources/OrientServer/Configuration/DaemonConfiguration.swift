@@ -23,10 +23,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var preferred: InterfaceOrientation?
     /// The accelerometer to use: a driver name (`accel_3d`), an id (`iio:device0`) or a sysfs path.
     public var device: String?
-    /// Wins over every other mount matrix source.
-    public var mountMatrix: MountMatrix?
-    /// Replace the mount matrix's z row by x × y (see the README).
-    public var mountRepair = true
+    /// How samples become orientations and postures: classifier, mount matrix and its repair, posture, rotate-in.
+    public var engine = EngineConfiguration()
     /// Samples per second asked of the sensor.
     public var rate: Double = 50
     /// Samples per second once the device has been still for a second (polled: read less often; buffered: asked
@@ -45,13 +43,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var requestTimeout: Double = 10
     /// Where the rotation lock and a run-time mask are kept across restarts.
     public var stateDirectory = "/var/lib/orientd"
-    public var classifier = ClassifierSettings()
-    /// On a convertible, where the screen turns with the device. `nil` (not set): tablet-mode with a base sensor,
-    /// always without one, as ``ConvertibleEngine`` decides.
-    public var rotateIn: RotateIn?
-    /// A convertible's tablet-mode thresholds (`tablet-mode-on-angle`, `tablet-mode-off-angle`); the other
-    /// posture settings keep their defaults.
-    public var posture = PostureSettings()
     /// Report tablet mode to libinput through a uinput device reporting SW_TABLET_MODE (`tablet-mode-switch`).
     public var tabletModeSwitch = false
 
@@ -60,21 +51,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Checks values that depend on each other.
     public func validate() throws(ConfigurationError) {
         do {
-            try classifier.validate()
+            try engine.classifier.validate()
         } catch {
             throw ConfigurationError(key: "classifier.\(error.key)", message: error.message)
         }
         do {
-            try posture.validate()
+            try engine.posture.validate()
         } catch {
             throw ConfigurationError(key: error.key, message: error.message)
         }
         guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
-        if let stillRate, !(stillRate <= rate && 1 / stillRate < classifier.maxSampleGap) {
+        if let stillRate, !(stillRate <= rate && 1 / stillRate < engine.classifier.maxSampleGap) {
             // Slower would leave gaps that the classifier takes for a stalled sensor and restarts its filter on.
             throw ConfigurationError(
                 key: "still-rate",
-                message: "\(stillRate) must be at most rate (\(rate)) and faster than one sample per max-sample-gap (\(classifier.maxSampleGap) s)")
+                message: "\(stillRate) must be at most rate (\(rate)) and faster than one sample per max-sample-gap (\(engine.classifier.maxSampleGap) s)")
         }
         guard maxClients >= 1 else { throw ConfigurationError(key: "max-clients", message: "must be at least 1") }
         guard requestTimeout > 0, requestTimeout <= 3600 else {

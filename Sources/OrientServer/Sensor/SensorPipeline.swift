@@ -37,10 +37,9 @@ final class SensorPipeline: @unchecked Sendable {
         let publisher = self.publisher
         switch event {
         case .opened(let description):
-            let matrix = settings.mountMatrixOverride ?? description.mountMatrix
-            engine = makeEngine(displayMatrix: matrix, baseMatrix: description.baseMountMatrix)
+            engine = makeEngine(for: description)
             engine?.setLidClosed(lidClosed)
-            logOpened(description, matrix: matrix)
+            logOpened(description, matrix: settings.engine.displayMatrix(given: description.mountMatrix))
             eventLoop.execute { publisher.value.sensorOpened(description) }
         case .sample(let sample):
             do {
@@ -81,19 +80,10 @@ final class SensorPipeline: @unchecked Sendable {
         }
     }
 
-    /// The orientation engine, and with a base sensor the posture engine, under the same settings.
-    private func makeEngine(displayMatrix: MountMatrix, baseMatrix: MountMatrix?) -> ConvertibleEngine? {
+    private func makeEngine(for description: SensorDescription) -> ConvertibleEngine? {
         do {
-            let orientation = try OrientationEngine(
-                mountMatrix: displayMatrix, repairHandedness: settings.mountRepair, settings: settings.classifier,
-                tracker: InterfaceOrientationTracker())
-            var posture: PostureEngine?
-            if let baseMatrix {
-                posture = try PostureEngine(
-                    baseMountMatrix: baseMatrix, repairHandedness: settings.mountRepair, settings: settings.posture,
-                    motionGate: settings.classifier)
-            }
-            return ConvertibleEngine(orientation: orientation, posture: posture, rotateIn: settings.rotateIn)
+            return try settings.engine.makeEngine(
+                displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix)
         } catch {
             logger.error("cannot start the classifier: \(error)")
             return nil
@@ -104,7 +94,7 @@ final class SensorPipeline: @unchecked Sendable {
         logger.info(
             "sensor \(description.id) (\(description.name)), \(description.mode.rawValue), location \(description.location.rawValue)")
         let fixed = matrix.repairingHandedness()
-        if settings.mountRepair, fixed.isApplied {
+        if settings.engine.mountRepair, fixed.isApplied {
             logger.notice(
                 "mount matrix \(matrix) (from \(description.mountMatrixSource)) is mirrored; using \(fixed.repaired) (z = x × y)")
         } else {
@@ -112,7 +102,7 @@ final class SensorPipeline: @unchecked Sendable {
         }
         guard let base = description.baseMountMatrix else { return }
         let fixedBase = base.repairingHandedness()
-        let repaired = settings.mountRepair && fixedBase.isApplied
+        let repaired = settings.engine.mountRepair && fixedBase.isApplied
         let used = repaired ? " (mirrored; using \(fixedBase.repaired))" : ""
         let rotateIn = engine?.rotateIn.rawValue ?? "-"
         logger.info("base sensor: mount matrix \(base)\(used); posture and tablet mode read, rotate-in \(rotateIn)")

@@ -1,0 +1,51 @@
+/// Everything that decides how samples become orientations and postures, in one value: the daemon, `classify`,
+/// `plot`, `doctor` and `record` all build their engines from one of these, so a setting reaches every one.
+///
+/// What is shown (masks, the preferred orientation, the lock) is not here: the engine's interface tracker is
+/// passed to ``makeEngine(displayMatrix:baseMatrix:tracker:)``, since the daemon resolves those per client.
+public struct EngineConfiguration: Sendable, Equatable {
+    public var classifier = ClassifierSettings()
+    /// A convertible's hinge and tablet-mode thresholds.
+    public var posture = PostureSettings()
+    /// Wins over the display sensor's own mount matrix (the trace's, udev's or sysfs').
+    public var mountMatrix: MountMatrix?
+    /// Wins over the base (keyboard) sensor's own mount matrix.
+    public var baseMountMatrix: MountMatrix?
+    /// Replace each mount matrix's z row by x × y (most published matrices are mirror images).
+    public var mountRepair = true
+    /// On a convertible, where the screen turns with the device; `nil`: ``ConvertibleEngine``'s default.
+    public var rotateIn: RotateIn?
+
+    public init() {}
+
+    /// Checks the settings that must agree with each other.
+    public func validate() throws(ClassifierSettingsError) {
+        try classifier.validate()
+        try posture.validate()
+    }
+
+    /// The engine for one device: the display's orientation, and with a base sensor its hinge and posture too.
+    ///
+    /// - Parameters:
+    ///   - displayMatrix: the display sensor's own matrix, used unless ``mountMatrix`` overrides it.
+    ///   - baseMatrix: the base sensor's own matrix, or `nil` when the device has no base sensor.
+    ///   - tracker: the interface orientation's rules (the system mask, preferred orientation and lock).
+    public func makeEngine(
+        displayMatrix: MountMatrix, baseMatrix: MountMatrix?,
+        tracker: InterfaceOrientationTracker = .unrestricted
+    ) throws(ClassifierSettingsError) -> ConvertibleEngine {
+        let orientation = try OrientationEngine(
+            mountMatrix: mountMatrix ?? displayMatrix, repairHandedness: mountRepair, settings: classifier,
+            tracker: tracker)
+        var posture: PostureEngine?
+        if let baseMatrix {
+            posture = try PostureEngine(
+                baseMountMatrix: baseMountMatrix ?? baseMatrix, repairHandedness: mountRepair,
+                settings: self.posture, motionGate: classifier)
+        }
+        return ConvertibleEngine(orientation: orientation, posture: posture, rotateIn: rotateIn)
+    }
+
+    /// The display matrix in use for a sensor whose own matrix is `displayMatrix`, before any repair.
+    public func displayMatrix(given displayMatrix: MountMatrix) -> MountMatrix { mountMatrix ?? displayMatrix }
+}

@@ -1,0 +1,118 @@
+import OrientCore
+
+/// One setting of `orientd run`, declared once (in ``DaemonSetting/all``): its key in the configuration file,
+/// its command-line option, how its text is parsed and what a bad value is told, where the value lands in
+/// ``DaemonConfiguration``, how `check-config` shows it, and whether a reload (SIGHUP) applies it.
+///
+/// The configuration file, the command line, `check-config`, the manual and the reload all read this table, so
+/// a new setting is one entry here and one stored property where it lands.
+public struct DaemonSetting: Sendable {
+    /// What SIGHUP does with a changed value.
+    public enum Reload: String, Sendable {
+        /// Applied to the running daemon.
+        case applied
+        /// Read only at start: a reload names it in the log as waiting for the next start.
+        case nextStart = "next start"
+    }
+
+    /// How the setting is written on the command line.
+    public enum Form: Sendable, Equatable {
+        /// `--option VALUE`, with this value name in the help (`<hz|off>`).
+        case value(String)
+        /// `--option` and `--no-option`; yes or no (true, on, 1 / false, off, 0) in the file.
+        case flag
+        /// One of the `[classifier]` section's settings: `--classifier NAME=VALUE` on the command line.
+        case classifier
+    }
+
+    /// `nil` for the top level, else the file's `[section]`.
+    public let section: String?
+    /// The key in its section of the file.
+    public let key: String
+    /// The long option without its dashes (`state-dir`); for a classifier setting, the `NAME` of its assignment.
+    public let option: String
+    public let form: Form
+    public let reload: Reload
+    /// What it does, in one line, for `orientd run --help` and the manual.
+    public let summary: String
+    /// A valid value other than the default (the tests reload each setting with it).
+    public let example: String
+    private let assign: @Sendable (String, inout DaemonConfiguration) throws(SettingValueError) -> Void
+    private let render: @Sendable (DaemonConfiguration) -> String
+    private let equal: @Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool
+    private let transfer: @Sendable (DaemonConfiguration, inout DaemonConfiguration) -> Void
+
+    /// The name errors and logs use: `still-rate`, `classifier.settle-time`.
+    public var name: String { section.map { "\($0).\(key)" } ?? key }
+
+    /// Parses `text` and stores the value in `configuration`. Values that must agree with others are checked
+    /// afterwards, by ``DaemonConfiguration/validate()``.
+    public func apply(_ text: String, to configuration: inout DaemonConfiguration) throws(SettingValueError) {
+        try assign(text, &configuration)
+    }
+
+    /// The value as `check-config` prints it.
+    public func show(_ configuration: DaemonConfiguration) -> String { render(configuration) }
+
+    /// Whether the two configurations differ in this setting.
+    public func differs(_ a: DaemonConfiguration, _ b: DaemonConfiguration) -> Bool { !equal(a, b) }
+
+    /// Sets this setting in `target` to its value in `source`.
+    public func copy(from source: DaemonConfiguration, to target: inout DaemonConfiguration) { transfer(source, &target) }
+
+    init<Value: Equatable & Sendable>(
+        section: String? = nil, _ key: String, option: String? = nil, _ form: Form,
+        at path: WritableKeyPath<DaemonConfiguration, Value> & Sendable, reload: Reload, example: String, summary: String,
+        parse: @escaping @Sendable (String) throws(SettingValueError) -> Value,
+        show: @escaping @Sendable (Value) -> String
+    ) {
+        self.section = section
+        self.key = key
+        self.option = option ?? key
+        self.form = form
+        self.reload = reload
+        self.summary = summary
+        self.example = example
+        self.assign = { (text, configuration) throws(SettingValueError) in configuration[keyPath: path] = try parse(text) }
+        self.render = { show($0[keyPath: path]) }
+        self.equal = { $0[keyPath: path] == $1[keyPath: path] }
+        self.transfer = { $1[keyPath: path] = $0[keyPath: path] }
+    }
+}
+
+/// A value a setting cannot take; the caller adds where it came from (file and line, or option).
+public struct SettingValueError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// The parsers the settings share, each with the one error text its kind of value gets.
+enum SettingValue {
+    static func number(_ text: String) throws(SettingValueError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw SettingValueError("\"\(text)\" is not a number") }
+        return value
+    }
+
+    static func bool(_ text: String) throws(SettingValueError) -> Bool {
+        switch text {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw SettingValueError("expected true or false, got \"\(text)\"")
+        }
+    }
+
+    /// One of a `RawRepresentable` enum's names.
+    static func named<Value: RawRepresentable & CaseIterable>(_ text: String) throws(SettingValueError) -> Value
+    where Value.RawValue == String {
+        guard let value = Value(rawValue: text) else {
+            let names = Value.allCases.map(\.rawValue).joined(separator: " or ")
+            throw SettingValueError("expected \(names), got \"\(text)\"")
+        }
+        return value
+    }
+
+    static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+}

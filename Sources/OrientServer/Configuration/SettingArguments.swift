@@ -1,0 +1,96 @@
+/// The settings as `orientd run` takes them on its command line, read with ``DaemonSetting/all``:
+/// `--option VALUE` or `--option=VALUE`, `--flag` and `--no-flag`, and `--classifier NAME=VALUE`.
+public enum SettingArguments {
+    /// Applies the words in order (a later one wins), without checking the whole; ``DaemonConfiguration/validate()``
+    /// does that once the file and the command line are both in.
+    public static func apply(_ words: [String], to configuration: inout DaemonConfiguration) throws(ConfigurationError) {
+        var remaining = words[...]
+        while let word = remaining.popFirst() {
+            guard word.hasPrefix("--") else {
+                throw ConfigurationError(message: "unexpected argument \"\(word)\"")
+            }
+            var name = String(word.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            let option = "--" + name
+            func value() throws(ConfigurationError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw ConfigurationError(key: option, message: "expected a value") }
+                return next
+            }
+            let (setting, text) = try resolve(name, option: option, value: value)
+            do {
+                try setting.apply(text, to: &configuration)
+            } catch {
+                throw ConfigurationError(key: option, message: error.message)
+            }
+        }
+    }
+
+    /// The setting an option names and the text to give it.
+    private static func resolve(
+        _ name: String, option: String, value: () throws(ConfigurationError) -> String
+    ) throws(ConfigurationError) -> (DaemonSetting, String) {
+        if name == DaemonSetting.classifierSection {
+            let assignment = try value()
+            guard let equals = assignment.firstIndex(of: "=") else {
+                throw ConfigurationError(key: option, message: "expected NAME=VALUE, got \"\(assignment)\"")
+            }
+            let key = String(assignment[..<equals])
+            guard let setting = DaemonSetting.named(key, in: DaemonSetting.classifierSection) else {
+                let known = DaemonSetting.all.filter { $0.form == .classifier }.map(\.key).joined(separator: ", ")
+                throw ConfigurationError(key: option, message: "unknown setting \"\(key)\"; known settings: \(known)")
+            }
+            return (setting, String(assignment[assignment.index(after: equals)...]))
+        }
+        let topLevel = DaemonSetting.all.filter { $0.form != .classifier }
+        if let setting = topLevel.first(where: { $0.option == name }) {
+            return (setting, setting.form == .flag ? "yes" : try value())
+        }
+        if name.hasPrefix("no-"), let setting = topLevel.first(where: { $0.option == name.dropFirst(3) && $0.form == .flag }) {
+            return (setting, "no")
+        }
+        throw ConfigurationError(message: "unknown option \(option) (`orientd run --help` lists them)")
+    }
+
+    /// The settings' options, one paragraph each, for `orientd run --help` and its manual page.
+    public static var help: String {
+        var lines = ["SETTINGS (each is also a key of the configuration file, which they override):"]
+        for setting in DaemonSetting.all where setting.form != .classifier {
+            let usage: String
+            switch setting.form {
+            case .value(let valueName): usage = "--\(setting.option) <\(valueName)>"
+            case .flag, .classifier: usage = "--\(setting.option), --no-\(setting.option)"
+            }
+            let reload = setting.reload == .nextStart ? " Read at start only." : ""
+            lines.append("  \(usage)")
+            lines += wrapped("\(setting.summary) (key \(setting.name))\(reload)", indent: 8)
+        }
+        lines.append("  --classifier <name=value>")
+        lines.append("        A [classifier] setting, repeatable:")
+        let defaults = DaemonConfiguration()
+        for setting in DaemonSetting.all where setting.form == .classifier {
+            lines += wrapped("\(setting.key)=\(setting.show(defaults)): \(setting.summary)", indent: 10)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Words joined into lines of at most 79 columns, so that the help's own wrapping leaves them alone.
+    private static func wrapped(_ text: String, indent: Int) -> [String] {
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = margin
+        for word in text.split(separator: " ") {
+            if line.count > indent, line.count + 1 + word.count > 79 {
+                lines.append(line)
+                line = margin
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        lines.append(line)
+        return lines
+    }
+}
