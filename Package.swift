@@ -85,6 +85,14 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The offline and diagnostic tools behind orientd's commands (doctor, plot, record), apart from the
+        // commands' argument parsing so that their logic has unit tests.
+        .target(
+            name: "OrientTools",
+            dependencies: [
+                "OrientCore", "OrientTrace", "OrientSensors", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "orientd",
             dependencies: [
@@ -94,6 +102,7 @@ let package = Package(
                 "OrientServer",
                 "OrientDBus",
                 "OrientInput",
+                "OrientTools",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -150,6 +159,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(name: "OrientToolsTests", dependencies: ["OrientTools", "OrientScenarios", "OrientTrace", "OrientSensors"]),
         .testTarget(
             name: "OrientdTests",
             dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd"],

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import OrientCore
+import OrientTools
 import OrientSensors
 
 extension Orientd {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientTools
 import OrientTrace
 
 extension Orientd {

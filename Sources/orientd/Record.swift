@@ -1,8 +1,7 @@
 import ArgumentParser
 import Logging
-import OrientCore
 import OrientSensors
-import OrientTrace
+import OrientTools
 
 #if canImport(Glibc)
 import Glibc
@@ -49,77 +48,18 @@ extension Orientd {
             let source = IIOSampleSource(
                 configuration: LiveSensorConfiguration(device: device, rate: rate, readsBase: !displayOnly), logger: logger)
             let stop = StopSignal()
-            var writer: TraceWriter?
-            var written = 0
-            /// Samples a v2 trace had no base reading for (its scale still being learned, or the sensor gone).
-            var withoutBase = 0
-            var start: Double?
-            for await event in source.events() {
+            var recording = TraceRecording(output: output, duration: duration) { printError($0) }
+            reading: for await event in source.events() {
                 if stop.requested { break }
-                switch event {
-                case .opened(let description):
-                    // A base sensor plugged in later reopens the description; the columns are fixed by then.
-                    guard writer == nil else { continue }
-                    do {
-                        writer = try TraceWriter(path: output, metadata: Self.metadata(description))
-                    } catch {
-                        printError("orientd: \(error)")
-                        throw ExitCode(73)
-                    }
-                    let base = description.base.map { " and the base sensor \($0.id) (\($0.name))" } ?? ""
-                    printError("recording \(description.id) (\(description.name))\(base) to \(output); Ctrl-C stops")
-                case .sample(let sample):
-                    guard let writer else { continue }
-                    do {
-                        if try writer.append(sample) {
-                            written += 1
-                        } else if writer.columns == .displayAndBase, sample.base == nil {
-                            withoutBase += 1
-                        }
-                    } catch {
-                        printError("orientd: \(error)")
-                        throw ExitCode(74)
-                    }
-                    if start == nil { start = sample.time }
-                    if let duration, let start, sample.time - start >= duration { return report(written, withoutBase: withoutBase) }
-                case .gravityLearned, .baseGravityLearned:
-                    break  // the live source has logged it (on standard error), and corrects the samples that follow
-                case .lid:
-                    break  // traces hold the accelerometers' readings only
-                case .baseLost(let reason):
-                    let skipped = writer?.columns == .displayAndBase ? "; nothing is written until it is back" : ""
-                    printError("orientd: the base sensor went away: \(reason)\(skipped)")
-                case .closed(let reason):
-                    printError("orientd: the sensor went away: \(reason)")
-                    if writer != nil { return report(written, withoutBase: withoutBase) }
-                case .noSensor(let reason):
-                    printError("orientd: \(reason)")
-                    throw ExitStatus.noInput
-                case .ended:
-                    break
+                switch recording.handle(event) {
+                case .next: continue
+                case .finished: break reading
+                case .failed(let status, let message):
+                    printError("orientd: \(message)")
+                    throw ExitCode(status)
                 }
             }
-            report(written, withoutBase: withoutBase)
-        }
-
-        private func report(_ written: Int, withoutBase: Int) {
-            let skipped = withoutBase > 0 ? " (\(withoutBase) display readings without a base reading left out)" : ""
-            printError("wrote \(written) samples to \(output)\(skipped)")
-        }
-
-        /// The sensor's matrix, name and location; with a base sensor, its matrix (which makes the trace v2) and
-        /// name too.
-        static func metadata(_ description: SensorDescription) -> TraceMetadata {
-            var metadata = TraceMetadata(
-                mountMatrix: description.mountMatrix, baseMountMatrix: description.base?.mountMatrix,
-                source: "\(description.id) \(description.name)")
-            metadata.entries.append(.init(key: "mount-matrix-source", value: description.mountMatrixSource.description))
-            metadata.entries.append(.init(key: "location", value: description.location.rawValue))
-            if let base = description.base {
-                metadata.entries.append(.init(key: "base-source", value: "\(base.id) \(base.name)"))
-                metadata.entries.append(.init(key: "base-mount-matrix-source", value: base.mountMatrixSource.description))
-            }
-            return metadata
+            printError(recording.summary)
         }
     }
 }

@@ -7,11 +7,18 @@ import OrientCore
 ///
 /// Its size depends on the width and on the number of changes, not on the number of samples: the readings are
 /// drawn from their extremes per pixel column.
-struct TracePlot {
+package struct TracePlot {
     /// The heading: the trace's name and what the interface band assumes.
     var title: String
     var maskDescription: String
     var width: Int
+
+    package init(title: String, maskDescription: String, width: Int) {
+        self.title = title
+        self.maskDescription = maskDescription
+        self.width = width
+    }
+
     /// Whether the posture bands and the hinge angle panel are drawn; ``render(_:)`` sets it from the timeline.
     private(set) var showsPosture = false
 
@@ -44,11 +51,11 @@ struct TracePlot {
     var columns: Int { max(1, Int(Double(width) - Self.left - Self.right)) }
 
     /// The bins of readings to keep while recording: two per pixel column, so each column draws from at least one.
-    static func bins(forWidth width: Int) -> Int {
+    package static func bins(forWidth width: Int) -> Int {
         2 * max(1, Int(Double(width) - left - right))
     }
 
-    func render(_ timeline: TraceTimeline) -> String {
+    package func render(_ timeline: TraceTimeline) -> String {
         var plot = self
         plot.showsPosture = timeline.posture != nil
         return plot.draw(timeline)

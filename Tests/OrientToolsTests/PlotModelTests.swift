@@ -2,7 +2,7 @@ import Foundation
 import OrientCore
 import Testing
 
-@testable import orientd
+@testable import OrientTools
 
 @Suite("orientd plot: the drawing model")
 struct PlotModelTests {
@@ -61,14 +61,14 @@ struct PlotModelTests {
         let engine = ConvertibleEngine(
             orientation: try OrientationEngine(tracker: InterfaceOrientationTracker()), posture: try PostureEngine())
         var recorder = TimelineRecorder(engine: engine, bins: 100)
-        let side = Vector3(ConvertibleTrace.g, 0, 0)
+        let side = Vector3(9.80665, 0, 0)
         for i in 0..<250 {
             let t = Double(i) / 50
             // Open at 100° for 2 s, stood upright for 1 s (θ unknown), then folded flat back to 360° by 4 s.
             switch t {
-            case ..<2: recorder.feed(ConvertibleTrace.sample(time: t, theta: 100))
+            case ..<2: recorder.feed(lidSample(time: t, theta: 100))
             case ..<3: recorder.feed(AccelSample(time: t, acceleration: side, base: side))
-            default: recorder.feed(ConvertibleTrace.sample(time: t, theta: min(360, 100 + 260 * (t - 3))))
+            default: recorder.feed(lidSample(time: t, theta: min(360, 100 + 260 * (t - 3))))
             }
         }
         let timeline = recorder.finished
@@ -89,7 +89,7 @@ struct PlotModelTests {
         var alone = TimelineRecorder(
             engine: ConvertibleEngine(orientation: try OrientationEngine(tracker: InterfaceOrientationTracker()), posture: nil),
             bins: 100)
-        alone.feed(ConvertibleTrace.sample(time: 0, theta: 100))
+        alone.feed(lidSample(time: 0, theta: 100))
         #expect(alone.finished.posture == nil && alone.finished.postureSpans.isEmpty)
     }
 
@@ -117,7 +117,11 @@ struct PlotModelTests {
         #expect(SVGNumber.fixed(.nan, decimals: 1) == "0")
         #expect(SVGNumber.fixed(.infinity, decimals: 1) == "100000000000000")
         #expect(SVGWriter.escape("a<b & \"c\"\u{1}") == "a&lt;b &amp; &quot;c&quot;\u{FFFD}")
-        #expect(AtomicFile.temporaryName(for: "docs/plot.svg", process: 42) == "docs/.plot.svg.42.tmp")
-        #expect(AtomicFile.temporaryName(for: "plot.svg", process: 42) == ".plot.svg.42.tmp")
     }
+}
+
+/// A convertible's sample with its base flat on a desk and the lid open at `theta`.
+private func lidSample(time: Double, theta: Double) -> AccelSample {
+    let base = Vector3(0, 0, -9.80665)
+    return AccelSample(time: time, acceleration: HingeGeometry.display(fromBase: base, hingeAngle: theta), base: base)
 }

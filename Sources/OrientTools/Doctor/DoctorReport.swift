@@ -3,7 +3,7 @@ import OrientCore
 import OrientSensors
 
 /// What `orientd doctor` found, for people (``text``) and machines (Codable).
-struct DoctorReport: Codable {
+package struct DoctorReport: Codable {
     struct Device: Codable {
         var id: String
         var name: String?
@@ -73,7 +73,7 @@ struct DoctorReport: Codable {
         }
     }
 
-    struct Reading: Codable {
+    package struct Reading: Codable {
         /// Gravity in the device frame, m/s².
         var x: Double
         var y: Double
@@ -84,7 +84,7 @@ struct DoctorReport: Codable {
     var devices: [Device] = []
     var sensor: Sensor?
     /// The last readings, at most ten.
-    var readings: [Reading] = []
+    package var readings: [Reading] = []
     var device: String = DeviceOrientation.unknown.rawValue
     var interface: String = InterfaceOrientation.unknown.rawValue
     var warnings: [String] = []
@@ -99,7 +99,7 @@ struct DoctorReport: Codable {
 
     /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
     /// "no base sensor" reads as such.
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(devices, forKey: .devices)
         try c.encodeIfPresent(sensor, forKey: .sensor)
@@ -113,7 +113,7 @@ struct DoctorReport: Codable {
         }
     }
 
-    static func examine(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async -> DoctorReport {
+    package static func examine(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async -> DoctorReport {
         var report = DoctorReport()
         let devices: [IIODeviceSummary]
         do {
@@ -157,8 +157,15 @@ struct DoctorReport: Codable {
         }
         try? await Task.sleep(for: .seconds(seconds))
         collector.cancel()
+        analyse(await collector.value, reason: reason, seconds: seconds, baseCandidate: baseCandidate)
+    }
+
+    /// What the events of `seconds` of reading say, through the daemon's own engine (``EngineConfiguration``).
+    package mutating func analyse(
+        _ events: [SensorEvent], reason: String, seconds: Double, baseCandidate: AccelerometerCandidate?
+    ) {
         var modes: [SensorDescription.CaptureMode] = []
-        var engine: OrientationEngine?
+        var engine: ConvertibleEngine?
         var samples: [AccelSample] = []
         var opened: SensorDescription?
         /// What was learned; the source keeps using it when it opens the sensor again (polling after a stall).
@@ -167,7 +174,8 @@ struct DoctorReport: Codable {
         /// Samples before a wrong scale was corrected do not say what the sensor reads now.
         var correctedFrom = 0
         var lidClosed: Bool?
-        for event in await collector.value {
+        var pairs = 0
+        for event in events {
             switch event {
             case .opened(let description):
                 modes.append(description.mode)
@@ -176,7 +184,9 @@ struct DoctorReport: Codable {
                 if let correction { describe(correction) }
                 describeBase(description.base, candidate: baseCandidate)
                 if let baseCorrection { describeBase(baseCorrection) }
-                engine = try? OrientationEngine(mountMatrix: description.mountMatrix, tracker: InterfaceOrientationTracker())
+                engine = try? EngineConfiguration().makeEngine(
+                    displayMatrix: description.mountMatrix, baseMatrix: description.base?.mountMatrix)
+                engine?.setLidClosed(lidClosed)
             case .gravityLearned(let learned):
                 correction = learned
                 correctedFrom = samples.count
@@ -190,12 +200,14 @@ struct DoctorReport: Codable {
                 }
             case .sample(let sample):
                 samples.append(sample)
-                if let change = try? engine?.feed(sample) {
+                if let change = (try? engine?.feed(sample))?.orientation {
                     device = change.device.rawValue
                     interface = change.interface.rawValue
                 }
+                if sample.base != nil { pairs += 1 }
             case .lid(let closed):
                 lidClosed = closed
+                engine?.setLidClosed(closed)
             case .baseLost(let why):
                 warnings.append("the base sensor went away: \(why)")
             case .closed(let why):
@@ -209,8 +221,11 @@ struct DoctorReport: Codable {
         if modes.count > 1, modes.first == .buffered {
             warnings.append("buffered capture delivered nothing for 2 s, so orientd polls this sensor instead")
         }
-        guard let matrix = engine?.mountMatrix else { return }
-        if let described = opened?.base { readHinge(samples, displayMatrix: matrix, baseMatrix: described.mountMatrix, lidClosed: lidClosed) }
+        guard let engine else { return }
+        let matrix = engine.orientation.mountMatrix
+        if let posture = engine.posture {
+            readHinge(posture, pairs: pairs, lastBase: samples.last(where: { $0.base != nil })?.base, lidClosed: lidClosed)
+        }
         readings = samples.suffix(10).map { sample in
             let g = matrix.apply(sample.acceleration)
             return Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
@@ -227,21 +242,21 @@ struct DoctorReport: Codable {
     }
 
     private mutating func describe(_ description: SensorDescription, reason: String) {
-        let repair = description.mountMatrix.repairingHandedness()
+        let matrix = MatrixFacts(description.mountMatrix)
         sensor = Sensor(
             id: description.id, name: description.name, reason: reason, location: description.location.rawValue,
             capture: description.mode.rawValue, pollingReason: description.pollingReason,
             scale: description.scaleSource == .learned ? "learned from readings at rest (the driver gives none)" : "from the device",
             rate: description.rate, mountMatrix: description.mountMatrix.text,
             mountMatrixSource: description.mountMatrixSource.description,
-            mirrored: repair.repairedMirror, singular: repair.isSingular, mountMatrixUsed: repair.inUse.text)
+            mirrored: matrix.mirrored, singular: matrix.singular, mountMatrixUsed: matrix.used)
         if description.mode == .polled, let why = description.pollingReason, why.hasPrefix("buffered capture needs") {
             warnings.append("polling: \(why)")
         }
-        if repair.isSingular {
-            warnings.append("the mount matrix \(description.mountMatrix) is singular (x and y rows parallel): fix it with a hwdb quirk or mount-matrix")
-        } else if repair.changed {
-            warnings.append("the mount matrix \(description.mountMatrix) is not a rotation (face up and down would swap); orientd uses \(repair.repaired)")
+        if let warning = matrix.warning(
+            "the mount matrix", singular: "fix it with a hwdb quirk or mount-matrix", mirrored: "face up and down would swap")
+        {
+            warnings.append(warning)
         }
     }
 
@@ -250,7 +265,7 @@ struct DoctorReport: Codable {
             base = nil
             return
         }
-        let repair = description.mountMatrix.repairingHandedness()
+        let matrix = MatrixFacts(description.mountMatrix)
         let scale = description.scale.map { scale in
             let text = scale.x == scale.y && scale.y == scale.z ? "\(scale.x)" : "\(scale.x), \(scale.y), \(scale.z)"
             return "from the device (\(text))"
@@ -259,32 +274,19 @@ struct DoctorReport: Codable {
             id: description.id, name: description.name, path: description.path, location: SensorDescription.Location.base.rawValue,
             locationSource: candidate?.id == description.id ? candidate!.locationSource : "unknown", scale: scale,
             mountMatrix: description.mountMatrix.text, mountMatrixSource: description.mountMatrixSource.description,
-            mirrored: repair.repairedMirror, singular: repair.isSingular, mountMatrixUsed: repair.inUse.text)
-        if repair.isSingular {
-            warnings.append("the base sensor's mount matrix \(description.mountMatrix) is singular (x and y rows parallel): no hinge angle can be read")
-        } else if repair.changed {
-            warnings.append("the base sensor's mount matrix \(description.mountMatrix) is not a rotation; orientd uses \(repair.repaired)")
+            mirrored: matrix.mirrored, singular: matrix.singular, mountMatrixUsed: matrix.used)
+        if let warning = matrix.warning("the base sensor's mount matrix", singular: "no hinge angle can be read", mirrored: nil) {
+            warnings.append(warning)
         }
     }
 
     /// θ and the posture after the pairs of readings, through the daemon's own estimator (filtered, gated for motion,
     /// the wrap at 0°/360° decided by continuity), and why θ is unknown when it is.
-    private mutating func readHinge(
-        _ samples: [AccelSample], displayMatrix: MountMatrix, baseMatrix: MountMatrix, lidClosed: Bool?
-    ) {
-        guard var engine = try? PostureEngine(baseMountMatrix: baseMatrix) else { return }
-        engine.setLidClosed(lidClosed)
-        var pairs = 0
-        for sample in samples {
-            guard let reading = sample.base else { continue }
-            guard (try? engine.feed(time: sample.time, display: displayMatrix.apply(sample.acceleration), base: reading)) != nil
-            else { continue }
-            pairs += 1
-        }
+    private mutating func readHinge(_ engine: PostureEngine, pairs: Int, lastBase: Vector3?, lidClosed: Bool?) {
         var hinge = Hinge(
             angle: engine.hingeAngle.map { ($0 * 10).rounded() / 10 }, posture: engine.posture.rawValue,
             tabletMode: engine.tabletMode, lidClosed: lidClosed)
-        if let last = samples.last(where: { $0.base != nil })?.base {
+        if let last = lastBase {
             let g = engine.baseMountMatrix.apply(last)
             base?.reading = Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
         }
@@ -322,7 +324,7 @@ struct DoctorReport: Codable {
         return "from the device (\(published)), corrected \(factor): readings at rest were \(rest) g"
     }
 
-    var text: String {
+    package var text: String {
         var lines = ["IIO devices:"]
         if devices.isEmpty { lines.append("  none") }
         for device in devices {
@@ -380,5 +382,31 @@ struct DoctorReport: Codable {
     private static func format(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return String(rounded == 0 ? 0 : rounded)  // no "-0.0"
+    }
+}
+
+/// What both sensors' sections say about a mount matrix: whether the repair undid a mirror, whether it is
+/// singular, the matrix used, and the warning when the one given is not a rotation.
+private struct MatrixFacts {
+    let given: MountMatrix
+    let repair: HandednessRepair
+
+    init(_ matrix: MountMatrix) {
+        given = matrix
+        repair = matrix.repairingHandedness()
+    }
+
+    var mirrored: Bool { repair.repairedMirror }
+    var singular: Bool { repair.isSingular }
+    var used: String { repair.inUse.text }
+
+    /// - Parameters:
+    ///   - subject: what the sentence is about ("the mount matrix").
+    ///   - singular: what follows when it is singular.
+    ///   - mirrored: what a mirror image would do, if worth saying.
+    func warning(_ subject: String, singular consequence: String, mirrored effect: String?) -> String? {
+        if repair.isSingular { return "\(subject) \(given) is singular (x and y rows parallel): \(consequence)" }
+        guard repair.changed else { return nil }
+        return "\(subject) \(given) is not a rotation\(effect.map { " (\($0))" } ?? ""); orientd uses \(repair.repaired)"
     }
 }

@@ -1,7 +1,7 @@
 import OrientCore
 
 /// What a plot shows of a trace, gathered in one pass while the engine classifies every sample.
-struct TraceTimeline {
+package struct TraceTimeline {
     /// A stretch of trace time with one value.
     struct Span<Value: Equatable>: Equatable {
         var start: Double

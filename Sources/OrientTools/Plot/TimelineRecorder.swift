@@ -3,14 +3,14 @@ import OrientCore
 /// Runs the engine over samples in the sensor's frame, as `orientd classify` does, and records what a plot of
 /// them shows: the readings as the classifier sees them, the commits and the motion gate, and for a two-sensor
 /// trace the hinge angle, posture and tablet mode.
-struct TimelineRecorder {
+package struct TimelineRecorder {
     private var engine: ConvertibleEngine
     private var timeline: TraceTimeline
     /// When the motion gate closed, while it is closed.
     private var gatedSince: Double?
 
     /// - Parameter bins: how many time bins of readings to keep for drawing (about two per pixel column).
-    init(engine: ConvertibleEngine, bins: Int) {
+    package init(engine: ConvertibleEngine, bins: Int) {
         self.engine = engine
         let orientation = engine.orientation
         timeline = TraceTimeline(
@@ -21,7 +21,7 @@ struct TimelineRecorder {
         }
     }
 
-    mutating func feed(_ sample: AccelSample) {
+    package mutating func feed(_ sample: AccelSample) {
         let reading = engine.orientation.mountMatrix.apply(sample.acceleration)
         let update: ConvertibleEngine.Update
         do {
@@ -49,7 +49,7 @@ struct TimelineRecorder {
     }
 
     /// The timeline so far, with a gated stretch that is still open ending at the last sample.
-    var finished: TraceTimeline {
+    package var finished: TraceTimeline {
         var result = timeline
         if let gatedSince, let last = result.last { result.gated.append(gatedSince...last) }
         result.posture = result.posture?.finished(at: result.last)
