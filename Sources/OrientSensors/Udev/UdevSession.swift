@@ -71,6 +71,17 @@ final class UdevSession {
             mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), mountMatrixAttributes: matrices)
     }
 
+    /// Every DRM connector (`card0-eDP-1`, `card0-HDMI-A-1` ...), with its status and modes.
+    func drmConnectors() -> [PanelConnector] {
+        var result: [PanelConnector] = []
+        forEachDevice(subsystem: "drm", sysname: "card*-*") { device, path in
+            func attribute(_ name: String) -> String { optionalString(udev_device_get_sysattr_value(device, name)) ?? "" }
+            let name = optionalString(udev_device_get_sysname(device)) ?? path
+            result.append(PanelConnector(name: name, status: attribute("status"), modes: attribute("modes")))
+        }
+        return result
+    }
+
     /// The event node of the first input device whose switches include SW_LID (bit 0 of its `capabilities/sw`
     /// bitmask, kept on the parent `input*` device), or nil.
     func lidSwitchNode() -> String? {
