@@ -40,6 +40,8 @@ public struct ReplaySource: SampleSource {
     public let loop: Bool
     /// Wins over the trace's own `# mount-matrix:` line.
     public let mountMatrixOverride: MountMatrix?
+    /// The trace's `# natural-orientation:`, what the recorded device's poses were called; nil when it has none.
+    public let naturalOrientation: NaturalOrientation?
     private let cursor: ReplayCursor
 
     /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
@@ -52,6 +54,7 @@ public struct ReplaySource: SampleSource {
         self.speed = speed
         self.loop = loop
         self.mountMatrixOverride = mountMatrixOverride
+        self.naturalOrientation = reader.metadata.naturalOrientation
         self.cursor = ReplayCursor(
             reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
     }

@@ -43,6 +43,7 @@ public enum TraceFormat {
         if let matrix = metadata.mountMatrix { text += "# mount-matrix: \(matrix.text)\n" }
         if let matrix = metadata.baseMountMatrix { text += "# base-mount-matrix: \(matrix.text)\n" }
         if let source = metadata.source { text += "# source: \(oneLine(source))\n" }
+        if let natural = metadata.naturalOrientation { text += "# natural-orientation: \(natural.rawValue)\n" }
         for entry in metadata.entries where !TraceMetadata.fieldKeys.contains(entry.key) {
             text += "# \(entry.key): \(oneLine(entry.value))\n"
         }

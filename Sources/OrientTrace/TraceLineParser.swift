@@ -119,6 +119,11 @@ public struct TraceLineParser: Sendable {
             }
         case "source":
             metadata.source = value
+        case "natural-orientation":
+            guard let natural = NaturalOrientation(rawValue: value) else {
+                throw TraceLineError(line: number, message: "natural-orientation: expected portrait or landscape, got \"\(value)\"")
+            }
+            metadata.naturalOrientation = natural
         default:
             break  // Unknown keys are kept in `entries` and otherwise ignored.
         }

@@ -9,11 +9,13 @@ public struct TraceMetadata: Sendable, Equatable {
     public var baseMountMatrix: MountMatrix?
     /// From `# source:`, e.g. `iio:device0 accel_3d`.
     public var source: String?
+    /// From `# natural-orientation:`, the recorded device's panel: what its poses are called.
+    public var naturalOrientation: NaturalOrientation?
     /// Every key and value in file order, including keys orientd does not know.
     public var entries: [Entry] = []
 
     /// The keys read into the fields above; the preamble writes them from the fields, not from `entries`.
-    static let fieldKeys: Set<String> = ["mount-matrix", "base-mount-matrix", "source"]
+    static let fieldKeys: Set<String> = ["mount-matrix", "base-mount-matrix", "source", "natural-orientation"]
 
     public struct Entry: Sendable, Equatable {
         public let key: String
@@ -25,9 +27,13 @@ public struct TraceMetadata: Sendable, Equatable {
         }
     }
 
-    public init(mountMatrix: MountMatrix? = nil, baseMountMatrix: MountMatrix? = nil, source: String? = nil) {
+    public init(
+        mountMatrix: MountMatrix? = nil, baseMountMatrix: MountMatrix? = nil, source: String? = nil,
+        naturalOrientation: NaturalOrientation? = nil
+    ) {
         self.mountMatrix = mountMatrix
         self.baseMountMatrix = baseMountMatrix
         self.source = source
+        self.naturalOrientation = naturalOrientation
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import OrientCore
 import OrientDBus
 import OrientInput
 import OrientProtocol
@@ -19,6 +20,9 @@ enum Daemon {
         reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
     ) async throws {
         let source = try SourceChoice.make(options: options, configuration: configuration, logger: logger)
+        let traceNatural = (source as? ReplaySource)?.naturalOrientation
+        let panel = PanelDiscovery.resolve(configuration.naturalOrientation, trace: traceNatural)
+        logger.info("natural orientation: \(panel.description)")
         let listener = SocketActivation.listener(environment: environment) ?? .path(
             configuration.socketPath, mode: configuration.socketMode)
         let notifier = SystemdNotifier(environment: environment)
@@ -51,7 +55,7 @@ enum Daemon {
         let keepSensorOpen = tabletModeSwitch != nil
         let sensor = SensorService(
             source: source, eventLoop: loop, publisher: publisher,
-            settings: pipelineSettings(configuration, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
+            settings: pipelineSettings(configuration, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
             exitAtEnd: options.exitAtEnd, logger: logger)
         try await loop.submit {
             publisher.value.onSubscriberCountChange = { sensor.send(.subscribers($0)) }
@@ -84,7 +88,8 @@ enum Daemon {
                 policy.value.requestTimeout = timeAmount(next.requestTimeout)
                 return publisher.value.reconfigure(publisherSettings(next, options: options))
             }.get()
-            sensor.send(.reconfigure(pipelineSettings(next, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
+            let panel = PanelDiscovery.resolve(next.naturalOrientation, trace: traceNatural)
+            sensor.send(.reconfigure(pipelineSettings(next, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
             return problem
         }
         let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await reloader.reload() }
@@ -160,9 +165,13 @@ enum Daemon {
 
     /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch
     /// must follow the hinge whether or not anyone listens on the socket or the bus).
-    private static func pipelineSettings(_ c: DaemonConfiguration, replayWaitFor: Int?, keepOpen: Bool) -> PipelineSettings {
+    private static func pipelineSettings(
+        _ c: DaemonConfiguration, panel: PanelDetection, replayWaitFor: Int?, keepOpen: Bool
+    ) -> PipelineSettings {
         let subscribersToRun = replayWaitFor ?? (c.sampling == .always || keepOpen ? 0 : 1)
-        return PipelineSettings(engine: c.engine, subscribersToRun: subscribersToRun)
+        var engine = c.engine
+        engine.natural = panel.natural
+        return PipelineSettings(engine: engine, subscribersToRun: subscribersToRun)
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {

@@ -27,6 +27,12 @@ extension Orientd {
         @Option(help: "How long to read the sensor, in seconds.")
         var seconds: Double = 3
 
+        @Option(
+            help: ArgumentHelp(
+                "The panel as installed, which decides what portrait and landscape mean: auto finds the internal panel.",
+                valueName: "auto|portrait|landscape"))
+        var naturalOrientation: NaturalOrientationSetting = .auto
+
         @Flag(help: "Print a JSON document instead.")
         var json = false
 
@@ -40,7 +46,9 @@ extension Orientd {
         func run() async throws {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .critical) }
             let override = try mountMatrix.map { try MountMatrix(parsing: $0) }
-            let report = await DoctorReport.examine(device: device, mountMatrixOverride: override, seconds: seconds)
+            let report = await DoctorReport.examine(
+                device: device, mountMatrixOverride: override, seconds: seconds,
+                panel: PanelDiscovery.resolve(naturalOrientation))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -7,7 +7,7 @@ extension EngineOptions {
     /// and posture too when the trace has the base's columns. The options' matrices win over the trace's.
     func engine(for reader: TraceReader) throws -> ConvertibleEngine {
         do {
-            return try engineConfiguration().makeEngine(
+            return try engineConfiguration(traceNatural: reader.metadata.naturalOrientation).makeEngine(
                 displayMatrix: reader.metadata.mountMatrix ?? .identity,
                 baseMatrix: reader.columns.hasBase ? reader.metadata.baseMountMatrix ?? .identity : nil,
                 tracker: try tracker())

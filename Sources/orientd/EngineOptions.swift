@@ -49,6 +49,14 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Tablet mode goes off once the hinge closes this far.", valueName: "degrees"))
     var tabletModeOffAngle: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The recorded device's panel as installed, which decides what portrait and landscape mean; auto takes the "
+                + "trace's natural-orientation line, else portrait.",
+            valueName: "auto|portrait|landscape"),
+        completion: .list(NaturalOrientationSetting.allCases.map(\.rawValue)))
+    var naturalOrientation: String?
+
     func validate() throws {
         _ = try tracker()
         _ = try engineConfiguration()
@@ -56,13 +64,15 @@ struct EngineOptions: ParsableArguments {
 
     /// The engine's settings, read with the daemon's own settings table: the same parsers and error texts as
     /// `orientd run` and the configuration file.
-    func engineConfiguration() throws -> EngineConfiguration {
+    /// - Parameter traceNatural: the trace's natural orientation, used unless `--natural-orientation` names one.
+    func engineConfiguration(traceNatural: NaturalOrientation? = nil) throws -> EngineConfiguration {
         var words = classifierAssignments.flatMap { ["--classifier", $0] }
         if let mountMatrixText { words += ["--mount-matrix", mountMatrixText] }
         if noMountRepair { words.append("--no-mount-repair") }
         if let rotateInText { words += ["--rotate-in", rotateInText] }
         if let tabletModeOnAngle { words += ["--tablet-mode-on-angle", tabletModeOnAngle] }
         if let tabletModeOffAngle { words += ["--tablet-mode-off-angle", tabletModeOffAngle] }
+        if let naturalOrientation { words += ["--natural-orientation", naturalOrientation] }
         var configuration = DaemonConfiguration()
         do {
             try SettingArguments.apply(words, to: &configuration)
@@ -75,7 +85,9 @@ struct EngineOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.description)
         }
-        return configuration.engine
+        var engine = configuration.engine
+        engine.natural = PanelDetection.given(configuration.naturalOrientation)?.natural ?? traceNatural ?? .portrait
+        return engine
     }
 
     func tracker() throws -> InterfaceOrientationTracker {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import OrientCore
 import OrientSensors
 import OrientTools
 
@@ -37,6 +38,12 @@ extension Orientd {
         @Flag(help: "Record the display sensor alone (a v1 trace), even on a convertible with a base sensor.")
         var displayOnly = false
 
+        @Option(
+            help: ArgumentHelp(
+                "The panel as installed, written into the trace: auto finds the internal panel.",
+                valueName: "auto|portrait|landscape"))
+        var naturalOrientation: NaturalOrientationSetting = .auto
+
         func validate() throws {
             if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
             guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in 0 < rate <= 1000") }
@@ -48,7 +55,9 @@ extension Orientd {
             let source = IIOSampleSource(
                 configuration: LiveSensorConfiguration(device: device, rate: rate, readsBase: !displayOnly), logger: logger)
             let stop = StopSignal()
-            var recording = TraceRecording(output: output, duration: duration) { printError($0) }
+            let panel = PanelDiscovery.resolve(naturalOrientation)
+            printError("natural orientation: \(panel.description)")
+            var recording = TraceRecording(output: output, duration: duration, natural: panel.natural) { printError($0) }
             reading: for await event in source.events() {
                 if stop.requested { break }
                 switch recording.handle(event) {
@@ -75,3 +84,5 @@ final class StopSignal: Sendable {
 
     var requested: Bool { Self.flag != 0 }
 }
+
+extension NaturalOrientationSetting: ExpressibleByArgument {}

@@ -54,3 +54,64 @@ struct NaturalOrientationTests {
         }
     }
 }
+
+@Suite("The engine on a landscape panel")
+struct LandscapeEngineTests {
+    private let g = 9.80665
+
+    /// The committed device and interface orientation after a second of `reading`.
+    private func settle(_ engine: inout ConvertibleEngine, _ reading: Vector3, from start: Double) throws -> OrientationEngine.Change? {
+        var last: OrientationEngine.Change?
+        for i in 0..<50 {
+            if let change = try engine.feed(AccelSample(time: start + Double(i) / 50, acceleration: reading)).orientation {
+                last = change
+            }
+        }
+        return last
+    }
+
+    @Test("Each upright pose gets the landscape panel's names; face up keeps the interface", arguments: [
+        NaturalOrientation.portrait, .landscape,
+    ])
+    func poses(natural: NaturalOrientation) throws {
+        var configuration = EngineConfiguration()
+        configuration.natural = natural
+        var engine = try configuration.makeEngine(displayMatrix: .identity, baseMatrix: nil)
+        let readings: [(PanelPose, Vector3)] = [
+            (.normal, Vector3(0, -g, 0)), (.leftUp, Vector3(g, 0, 0)), (.bottomUp, Vector3(0, g, 0)),
+            (.rightUp, Vector3(-g, 0, 0)),
+        ]
+        var time = 0.0
+        for (pose, reading) in readings {
+            let change = try #require(try settle(&engine, reading, from: time))
+            time += 1
+            #expect(change.device == natural.deviceOrientation(for: pose), "\(pose)")
+            #expect(natural.pose(showing: change.interface) == pose, "\(pose) shows upright")
+        }
+        let flat = try #require(try settle(&engine, Vector3(0, 0, -g), from: time))
+        #expect(flat.device == .faceUp)
+        #expect(flat.interface == natural.deviceOrientation(for: .rightUp).interfaceOrientation)
+    }
+
+    @Test("A landscape panel's mask landscape holds with the left edge up; portrait is that pose")
+    func mask() throws {
+        var configuration = EngineConfiguration()
+        configuration.natural = .landscape
+        var engine = try configuration.makeEngine(
+            displayMatrix: .identity, baseMatrix: nil, tracker: try InterfaceOrientationTracker(systemMask: .landscape))
+        let upright = try #require(try settle(&engine, Vector3(0, -g, 0), from: 0))
+        #expect(upright.interface == .landscapeRight, "a laptop on a desk is landscape")
+        let leftUp = try #require(try settle(&engine, Vector3(g, 0, 0), from: 1))
+        #expect(leftUp.device == .portrait)
+        #expect(leftUp.interface == .landscapeRight, "portrait is not allowed: the interface stays landscape")
+    }
+
+    @Test("Out of tablet mode a landscape convertible is held as installed, not a quarter turn away")
+    func heldUpright() throws {
+        var tracker = try InterfaceOrientationTracker()
+        tracker.update(device: .portraitUpsideDown)
+        tracker.setHeldUpright(true, upright: NaturalOrientation.landscape.deviceOrientation(for: .normal))
+        #expect(tracker.interface == .landscapeRight)
+        #expect(NaturalOrientation.landscape.pose(showing: tracker.interface) == .normal)
+    }
+}

@@ -56,6 +56,7 @@ struct TraceReaderTests {
         ("# orientd trace v02\nt,x,y,z\n", "test.trace:1: unsupported trace version \"02\""),
         ("# mount-matrix: 1, 0, 0; 0, 1, 0\nt,x,y,z\n", "test.trace:1: bad mount matrix"),
         ("t,x,y,z\n0,1,2,3\n0.1,1e999,2,3\n", "test.trace:3: x \"1e999\" is not a finite number"),
+        ("# natural-orientation: square\nt,x,y,z\n", "test.trace:1: natural-orientation: expected portrait or landscape, got \"square\""),
     ])
     func malformed(text: String, message: String) throws {
         let path = try temporaryTrace(text)
@@ -65,6 +66,18 @@ struct TraceReaderTests {
             let description = "\(error)"
             return description.hasSuffix(message) || description.contains(message)
         }
+    }
+
+    @Test("natural-orientation is read from the metadata and written back once")
+    func naturalOrientation() throws {
+        let metadata = TraceMetadata(source: "tablet", naturalOrientation: .landscape)
+        let text = TraceFormat.preamble(metadata) + "0,1,2,3\n"
+        #expect(text.components(separatedBy: "# natural-orientation: landscape\n").count == 2)
+        let (read, _) = try readAll(try temporaryTrace(text))
+        #expect(read.naturalOrientation == .landscape)
+        #expect(TraceFormat.preamble(read) == TraceFormat.preamble(metadata), "not written twice from the entries")
+        let (none, _) = try readAll(try temporaryTrace("t,x,y,z\n0,1,2,3\n"))
+        #expect(none.naturalOrientation == nil)
     }
 
     @Test("A missing file is a cannot-open error naming the path")

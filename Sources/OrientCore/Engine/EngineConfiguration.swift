@@ -15,6 +15,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var mountRepair = true
     /// On a convertible, where the screen turns with the device; `nil`: ``ConvertibleEngine``'s default.
     public var rotateIn: RotateIn?
+    /// What the panel's poses are called (decided from the `natural-orientation` setting, the panel or a trace).
+    public var natural: NaturalOrientation = .portrait
 
     public init() {}
 
@@ -36,7 +38,7 @@ public struct EngineConfiguration: Sendable, Equatable {
     ) throws(ClassifierSettingsError) -> ConvertibleEngine {
         let orientation = try OrientationEngine(
             mountMatrix: mountMatrix ?? displayMatrix, repairHandedness: mountRepair, settings: classifier,
-            tracker: tracker)
+            natural: natural, tracker: tracker)
         var posture: PostureEngine?
         if let baseMatrix {
             posture = try PostureEngine(

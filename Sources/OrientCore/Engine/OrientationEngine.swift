@@ -16,21 +16,25 @@ public struct OrientationEngine: Sendable {
     public let repair: HandednessRepair
     public private(set) var classifier: OrientationClassifier
     public private(set) var tracker: InterfaceOrientationTracker
+    /// The classifier finds the panel's pose; this names it (``NaturalOrientation``).
+    public let natural: NaturalOrientation
 
     public init(
         mountMatrix: MountMatrix = .identity,
         repairHandedness: Bool = true,
         settings: ClassifierSettings = ClassifierSettings(),
+        natural: NaturalOrientation = .portrait,
         tracker: InterfaceOrientationTracker
     ) throws(ClassifierSettingsError) {
         let repair = mountMatrix.repairingHandedness()
         self.repair = repair
         self.mountMatrix = repairHandedness ? repair.inUse : mountMatrix
         self.classifier = try OrientationClassifier(settings: settings)
+        self.natural = natural
         self.tracker = tracker
     }
 
-    public var device: DeviceOrientation { classifier.orientation }
+    public var device: DeviceOrientation { natural.renamed(fromPanelFrame: classifier.orientation) }
     public var interface: InterfaceOrientation { tracker.interface }
 
     /// Feeds one sample in the sensor's frame.
@@ -43,13 +47,14 @@ public struct OrientationEngine: Sendable {
     /// Holds the interface upright for the keyboard (out of tablet mode under `rotate-in = tablet-mode`), or
     /// releases it. Returns the change when the interface orientation moved.
     public mutating func setHeldUpright(_ held: Bool, time: Double) -> Change? {
-        guard tracker.setHeldUpright(held) else { return nil }
+        guard tracker.setHeldUpright(held, upright: natural.deviceOrientation(for: .normal)) else { return nil }
         return Change(time: time, device: device, interface: tracker.interface)
     }
 
     /// Feeds one sample already in the device frame.
     public mutating func feedDeviceFrame(_ sample: AccelSample) throws(ClassifierError) -> Change? {
-        guard let device = try classifier.feed(sample) else { return nil }
+        guard let pose = try classifier.feed(sample) else { return nil }
+        let device = natural.renamed(fromPanelFrame: pose)
         tracker.update(device: device)
         return Change(time: sample.time, device: device, interface: tracker.interface)
     }

@@ -57,16 +57,17 @@ public struct InterfaceOrientationTracker: Sendable, Equatable {
         return reresolve()
     }
 
-    /// Holds the interface as a laptop's: on holding, it turns to what portrait gives (the screen the right way
-    /// up for the keyboard) unless a lock already holds it, then stays there whatever the device does; on
-    /// release it follows the device again.
+    /// Holds the interface as a laptop's: on holding, it turns to what `upright` gives (the screen the right way
+    /// up for the keyboard: the panel's normal pose, `portrait` on a portrait panel and `landscape-left` on a
+    /// landscape one) unless a lock already holds it, then stays there whatever the device does; on release it
+    /// follows the device again.
     @discardableResult
-    public mutating func setHeldUpright(_ held: Bool) -> Bool {
+    public mutating func setHeldUpright(_ held: Bool, upright: DeviceOrientation = .portrait) -> Bool {
         guard held != heldUpright else { return false }
         let before = interface
         if held {
             let device = self.device
-            self.device = .portrait
+            self.device = upright
             reresolve()
             self.device = device
         }

@@ -37,15 +37,3 @@ extension SensorSelection {
             .first { $0.location == .base && $0.id != display.id }
     }
 }
-
-extension String {
-    /// `iio:device2` before `iio:device10`.
-    func localizedStandardLess(_ other: String) -> Bool {
-        let a = self.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        let b = other.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        let prefixA = self.prefix { !$0.isNumber }
-        let prefixB = other.prefix { !$0.isNumber }
-        if prefixA != prefixB { return prefixA < prefixB }
-        return a.lexicographicallyPrecedes(b)
-    }
-}

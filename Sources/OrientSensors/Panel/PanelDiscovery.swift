@@ -17,13 +17,11 @@ public enum PanelDiscovery {
         return PanelDetection.detect(connectors: connectors, kernelCommandLine: readSmallFile(kernelCommandLinePath))
     }
 
-    /// The natural orientation a setting asks for: `auto` detects it, `portrait` and `landscape` are taken as they are.
-    public static func resolve(_ setting: NaturalOrientationSetting) -> PanelDetection {
-        switch setting {
-        case .auto: detect()
-        case .portrait: PanelDetection(natural: .portrait, source: .setting("set"))
-        case .landscape: PanelDetection(natural: .landscape, source: .setting("set"))
-        }
+    /// The natural orientation to use: the setting when it names one, then a replayed trace's, then the panel's.
+    public static func resolve(_ setting: NaturalOrientationSetting, trace: NaturalOrientation? = nil) -> PanelDetection {
+        if let given = PanelDetection.given(setting) { return given }
+        if let trace { return PanelDetection(natural: trace, source: .trace) }
+        return detect()
     }
 
     private static func readSmallFile(_ path: String) -> String? {
@@ -34,11 +32,4 @@ public enum PanelDiscovery {
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         return count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : nil
     }
-}
-
-/// The `natural-orientation` setting: found from the panel, or given.
-public enum NaturalOrientationSetting: String, Sendable, CaseIterable {
-    case auto
-    case portrait
-    case landscape
 }

@@ -1,4 +1,5 @@
 import CUdev
+import OrientCore
 
 #if canImport(Glibc)
 import Glibc

@@ -21,6 +21,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var systemMask: InterfaceOrientationMask = .all
     /// The system's preferred interface orientation.
     public var preferred: InterfaceOrientation?
+    /// What the panel's poses are called; `auto` finds the internal panel (``NaturalOrientation``).
+    public var naturalOrientation: NaturalOrientationSetting = .auto
     /// The accelerometer to use: a driver name (`accel_3d`), an id (`iio:device0`) or a sysfs path.
     public var device: String?
     /// How samples become orientations and postures: classifier, mount matrix and its repair, posture, rotate-in.

@@ -29,6 +29,12 @@ extension DaemonSetting {
                 do { return try InterfaceOrientation(parsingDrawable: text) } catch { throw SettingValueError("\(error)") }
             }, show: { $0?.rawValue ?? "none" }),
         DaemonSetting(
+            "natural-orientation", .value("auto|portrait|landscape"), at: \.naturalOrientation, reload: .applied,
+            example: "landscape",
+            summary: "The panel's shape as installed, which decides what portrait and landscape mean: auto finds the "
+                + "internal panel (a replayed trace's own line first), else portrait.",
+            parse: SettingValue.named, show: { $0.rawValue }),
+        DaemonSetting(
             "device", .value("name|id|path"), at: \.device, reload: .nextStart, example: "iio:device1",
             summary: "The accelerometer: a driver name, an id such as iio:device0, or a sysfs path.",
             parse: { $0 }, show: { $0 ?? "automatic (the display accelerometer)" }),

@@ -108,7 +108,8 @@ enum SettingValue {
     static func named<Value: RawRepresentable & CaseIterable>(_ text: String) throws(SettingValueError) -> Value
     where Value.RawValue == String {
         guard let value = Value(rawValue: text) else {
-            let names = Value.allCases.map(\.rawValue).joined(separator: " or ")
+            let all = Value.allCases.map(\.rawValue)
+            let names = all.count > 2 ? all.dropLast().joined(separator: ", ") + " or " + all.last! : all.joined(separator: " or ")
             throw SettingValueError("expected \(names), got \"\(text)\"")
         }
         return value

@@ -73,6 +73,34 @@ package struct DoctorReport: Codable {
         }
     }
 
+    /// The internal panel and the natural orientation it gives (or the setting that named one).
+    struct Panel: Codable {
+        var naturalOrientation: String
+        /// `setting`, `panel` or `assumed`.
+        var source: String
+        var connector: String?
+        var mode: String?
+        var mounting: String?
+        /// Why portrait was assumed, when it was.
+        var assumedBecause: String?
+
+        init(_ detection: PanelDetection) {
+            naturalOrientation = detection.natural.rawValue
+            switch detection.source {
+            case .setting: source = "setting"
+            case .trace: source = "trace"
+            case .panel(let connector, let width, let height, let mounting):
+                source = "panel"
+                self.connector = connector
+                mode = "\(width)x\(height)"
+                self.mounting = mounting?.rawValue
+            case .assumed(let reason):
+                source = "assumed"
+                assumedBecause = reason
+            }
+        }
+    }
+
     package struct Reading: Codable {
         /// Gravity in the device frame, m/s².
         var x: Double
@@ -82,6 +110,9 @@ package struct DoctorReport: Codable {
     }
 
     var devices: [Device] = []
+    var panel: Panel?
+    /// What the engine names the panel's poses by.
+    var natural: NaturalOrientation = .portrait
     var sensor: Sensor?
     /// The last readings, at most ten.
     package var readings: [Reading] = []
@@ -94,7 +125,7 @@ package struct DoctorReport: Codable {
     var hinge: Hinge?
 
     enum CodingKeys: String, CodingKey {
-        case devices, sensor, readings, device, interface, warnings, base, hinge
+        case devices, panel, sensor, readings, device, interface, warnings, base, hinge
     }
 
     /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
@@ -102,6 +133,7 @@ package struct DoctorReport: Codable {
     package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(devices, forKey: .devices)
+        try c.encodeIfPresent(panel, forKey: .panel)
         try c.encodeIfPresent(sensor, forKey: .sensor)
         try c.encode(readings, forKey: .readings)
         try c.encode(device, forKey: .device)
@@ -113,8 +145,12 @@ package struct DoctorReport: Codable {
         }
     }
 
-    package static func examine(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async -> DoctorReport {
+    package static func examine(
+        device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double, panel: PanelDetection
+    ) async -> DoctorReport {
         var report = DoctorReport()
+        report.panel = Panel(panel)
+        report.natural = panel.natural
         let devices: [IIODeviceSummary]
         do {
             devices = try IIODiscovery.devices()
@@ -184,7 +220,9 @@ package struct DoctorReport: Codable {
                 if let correction { describe(correction) }
                 describeBase(description.base, candidate: baseCandidate)
                 if let baseCorrection { describeBase(baseCorrection) }
-                engine = try? EngineConfiguration().makeEngine(
+                var configuration = EngineConfiguration()
+                configuration.natural = natural
+                engine = try? configuration.makeEngine(
                     displayMatrix: description.mountMatrix, baseMatrix: description.base?.mountMatrix)
                 engine?.setLidClosed(lidClosed)
             case .gravityLearned(let learned):
@@ -331,6 +369,10 @@ package struct DoctorReport: Codable {
             let kind = device.accelerometer ? "accelerometer, location \(device.location ?? "display")" : "not an accelerometer"
             lines.append("  \(device.id)  \(device.name ?? "(no name)")  \(kind)")
         }
+        if let panel {
+            lines.append("")
+            lines.append("Natural orientation: \(panel.naturalOrientation) (\(Self.panelSource(panel)))")
+        }
         if let sensor {
             lines.append("")
             lines.append("Using \(sensor.id) (\(sensor.name)): \(sensor.reason)")
@@ -377,6 +419,16 @@ package struct DoctorReport: Codable {
         lines.append(warnings.isEmpty ? "No warnings." : "Warnings:")
         for warning in warnings { lines.append("  - \(warning)") }
         return lines.joined(separator: "\n")
+    }
+
+    private static func panelSource(_ panel: Panel) -> String {
+        switch panel.source {
+        case "panel":
+            let mounting = panel.mounting.map { ", mounted \($0) (kernel command line)" } ?? ""
+            return "internal panel \(panel.connector ?? "?"), preferred mode \(panel.mode ?? "?")\(mounting)"
+        case "assumed": return "assumed: \(panel.assumedBecause ?? "?")"
+        default: return "set by natural-orientation"
+        }
     }
 
     private static func format(_ value: Double) -> String {

@@ -17,6 +17,8 @@ package struct TraceRecording {
 
     package let output: String
     package let duration: Double?
+    /// The panel's natural orientation, written into the trace so that replaying it names the poses alike.
+    package let natural: NaturalOrientation?
     package private(set) var written = 0
     /// Samples a v2 trace had no base reading for (its scale still being learned, or the sensor gone).
     package private(set) var withoutBase = 0
@@ -25,9 +27,10 @@ package struct TraceRecording {
     /// Says what happens, for a person (standard error).
     private let say: (String) -> Void
 
-    package init(output: String, duration: Double?, say: @escaping (String) -> Void) {
+    package init(output: String, duration: Double?, natural: NaturalOrientation? = nil, say: @escaping (String) -> Void) {
         self.output = output
         self.duration = duration
+        self.natural = natural
         self.say = say
     }
 
@@ -37,7 +40,7 @@ package struct TraceRecording {
             // A base sensor plugged in later reopens the description; the columns are fixed by then.
             guard writer == nil else { return .next }
             do {
-                writer = try TraceWriter(path: output, metadata: Self.metadata(description))
+                writer = try TraceWriter(path: output, metadata: Self.metadata(description, natural: natural))
             } catch {
                 return .failed(status: 73, message: "\(error)")
             }
@@ -79,12 +82,12 @@ package struct TraceRecording {
         return "wrote \(written) samples to \(output)\(skipped)"
     }
 
-    /// The sensor's matrix, name and location; with a base sensor, its matrix (which makes the trace v2) and
-    /// name too.
-    package static func metadata(_ description: SensorDescription) -> TraceMetadata {
+    /// The sensor's matrix, name and location, and the panel's natural orientation; with a base sensor, its
+    /// matrix (which makes the trace v2) and name too.
+    package static func metadata(_ description: SensorDescription, natural: NaturalOrientation?) -> TraceMetadata {
         var metadata = TraceMetadata(
             mountMatrix: description.mountMatrix, baseMountMatrix: description.base?.mountMatrix,
-            source: "\(description.id) \(description.name)")
+            source: "\(description.id) \(description.name)", naturalOrientation: natural)
         metadata.entries.append(.init(key: "mount-matrix-source", value: description.mountMatrixSource.description))
         metadata.entries.append(.init(key: "location", value: description.location.rawValue))
         if let base = description.base {

@@ -46,6 +46,13 @@ public enum NaturalOrientation: String, Sendable, CaseIterable, Codable {
     }
 }
 
+/// The `natural-orientation` setting: found from the panel (`auto`), or given.
+public enum NaturalOrientationSetting: String, Sendable, CaseIterable {
+    case auto
+    case portrait
+    case landscape
+}
+
 /// Which edge of the panel is up, in the panel's own frame: iio-sensor-proxy's names, the same on every panel.
 public enum PanelPose: String, Sendable, CaseIterable, Codable {
     /// Upright as installed: the reading is (0, -g, 0).

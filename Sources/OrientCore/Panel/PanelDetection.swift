@@ -3,8 +3,10 @@ import OrientCore
 /// The natural orientation orientd uses, and where it came from, for the log, `status` and `doctor`.
 public struct PanelDetection: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
-        /// `natural-orientation = portrait|landscape` (or the option, or a trace's metadata).
-        case setting(String)
+        /// `natural-orientation = portrait|landscape`, or the option of the same name.
+        case setting
+        /// A trace's `# natural-orientation:` line.
+        case trace
         /// The internal panel found through udev.
         case panel(connector: String, width: Int, height: Int, mounting: PanelMounting?)
         /// No internal panel: portrait was assumed, for this reason.
@@ -17,6 +19,15 @@ public struct PanelDetection: Sendable, Equatable {
     public init(natural: NaturalOrientation, source: Source) {
         self.natural = natural
         self.source = source
+    }
+
+    /// The natural orientation a setting gives, when it names one; `auto` gives nil.
+    public static func given(_ setting: NaturalOrientationSetting) -> PanelDetection? {
+        switch setting {
+        case .auto: nil
+        case .portrait: PanelDetection(natural: .portrait, source: .setting)
+        case .landscape: PanelDetection(natural: .landscape, source: .setting)
+        }
     }
 
     /// The internal panel's natural orientation: the first connected eDP, LVDS or DSI connector with a preferred
@@ -43,7 +54,8 @@ public struct PanelDetection: Sendable, Equatable {
     /// One line: `landscape (eDP-1, 1920x1080)`, `portrait (assumed: no internal panel ...)`.
     public var description: String {
         switch source {
-        case .setting(let origin): "\(natural.rawValue) (\(origin))"
+        case .setting: "\(natural.rawValue) (set by natural-orientation)"
+        case .trace: "\(natural.rawValue) (from the trace)"
         case .panel(let connector, let width, let height, let mounting):
             "\(natural.rawValue) (panel \(connector), \(width)x\(height)\(mounting.map { ", mounted \($0.rawValue)" } ?? ""))"
         case .assumed(let reason): "\(natural.rawValue) (assumed: \(reason))"

@@ -1,5 +1,5 @@
 import OrientCore
-import OrientSensors
+
 import Testing
 
 @Suite("Finding the internal panel")
