@@ -60,9 +60,18 @@ final class UmockdevTestbed {
     var environment: [String: String] { ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root] }
 
     /// Adds an IIO device; attribute values get the trailing newline real sysfs has.
-    func addDevice(_ name: String, attributes: [String: String], properties: [String: String] = [:]) throws -> String {
+    func addDevice(
+        _ name: String, subsystem: String = "iio", attributes: [String: String], properties: [String: String] = [:]
+    ) throws -> String {
         let withNewlines = attributes.mapValues { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
-        return try Self.field("path", of: send(["add": name, "attributes": withNewlines, "properties": properties]))
+        return try Self.field(
+            "path", of: send(["add": name, "subsystem": subsystem, "attributes": withNewlines, "properties": properties]))
+    }
+
+    /// A DRM connector (`card0-eDP-1`) with a display connected whose preferred mode is `mode` (`1920x1080`).
+    @discardableResult
+    func addConnector(_ name: String, mode: String, connected: Bool = true) throws -> String {
+        try addDevice(name, subsystem: "drm", attributes: ["status": connected ? "connected" : "disconnected", "modes": mode])
     }
 
     func set(_ path: String, _ attribute: String, _ value: String) throws {

@@ -4,6 +4,7 @@
 Prints {"root": DIR} first; a child started with LD_PRELOAD=libumockdev-preload.so.0 and UMOCKDEV_DIR=DIR sees
 the emulated devices. Commands, one JSON object a line, each answered with one JSON line:
   {"add": NAME, "attributes": {...}, "properties": {...}}  -> {"path": SYSFS_PATH}
+                       an IIO device; with "subsystem": "drm", a display connector such as card0-eDP-1
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
@@ -100,7 +101,7 @@ for line in sys.stdin:
     if "add" in command:
         attributes = [item for pair in command.get("attributes", {}).items() for item in pair]
         properties = [item for pair in command.get("properties", {}).items() for item in pair]
-        path = testbed.add_device("iio", command["add"], None, attributes, properties)
+        path = testbed.add_device(command.get("subsystem", "iio"), command["add"], None, attributes, properties)
         print(json.dumps({"path": path}), flush=True)
     elif "set" in command:
         testbed.set_attribute(command["set"], command["attribute"], command["value"])

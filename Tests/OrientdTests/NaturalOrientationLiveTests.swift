@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// natural-orientation on emulated hardware: an accelerometer and the DRM connectors udev lists beside it.
+@Suite("Natural orientation under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct NaturalOrientationLiveTests {
+    /// A display accelerometer reading (0, -g, 0): the panel upright as installed.
+    private func testbed(connectors: [(String, String)]) throws -> (UmockdevTestbed, String) {
+        let testbed = try UmockdevTestbed()
+        let sensor = try testbed.addDevice(
+            "iio:device0", attributes: LiveSensorTests.portraitAttributes,
+            properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
+        for (name, mode) in connectors { try testbed.addConnector(name, mode: mode) }
+        return (testbed, sensor)
+    }
+
+    private func doctor(_ testbed: UmockdevTestbed, _ arguments: [String] = []) throws -> [String: Any] {
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"] + arguments, environment: testbed.environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("doctor: a 1920x1080 eDP panel is landscape, upright as installed is landscape-left; 800x1280 DSI is portrait")
+    func doctorPanels() throws {
+        let (laptop, _) = try testbed(connectors: [("card0-HDMI-A-1", "3840x2160"), ("card0-eDP-1", "1920x1080")])
+        let report = try doctor(laptop)
+        let panel = report["panel"] as? [String: Any]
+        #expect(panel?["naturalOrientation"] as? String == "landscape")
+        #expect(panel?["source"] as? String == "panel")
+        #expect(panel?["connector"] as? String == "eDP-1")
+        #expect(panel?["mode"] as? String == "1920x1080")
+        #expect(report["device"] as? String == "landscape-left")
+        #expect(report["interface"] as? String == "landscape-right")
+        let text = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: laptop.environment).stdout
+        #expect(text.contains("Natural orientation: landscape (internal panel eDP-1, preferred mode 1920x1080)"), "\(text)")
+
+        let (tablet, _) = try testbed(connectors: [("card0-DSI-1", "800x1280")])
+        let portrait = try doctor(tablet)
+        #expect((portrait["panel"] as? [String: Any])?["naturalOrientation"] as? String == "portrait")
+        #expect(portrait["device"] as? String == "portrait")
+    }
+
+    @Test("doctor: no internal panel is portrait, said to be assumed; the setting overrides a detected panel")
+    func assumedAndOverridden() throws {
+        let (none, _) = try testbed(connectors: [("card0-HDMI-A-1", "1920x1080")])
+        let text = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: none.environment).stdout
+        #expect(text.contains("Natural orientation: portrait (assumed: no internal panel (eDP, LVDS or DSI connector) found)"), "\(text)")
+        #expect(text.contains("Orientation: portrait"))
+
+        let (laptop, _) = try testbed(connectors: [("card0-eDP-1", "1920x1080")])
+        let forced = try doctor(laptop, ["--natural-orientation", "portrait"])
+        #expect((forced["panel"] as? [String: Any])?["source"] as? String == "setting")
+        #expect(forced["device"] as? String == "portrait")
+    }
+
+    @Test("run on a landscape panel: the names follow the panel, and a landscape-only client stays landscape with the left edge up")
+    func daemon() throws {
+        let (testbed, sensor) = try testbed(connectors: [("card0-eDP-1", "1920x1080")])
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.interface == "landscape-right", "\(daemon.log)")
+        #expect(daemon.log.contains("natural orientation: landscape (panel eDP-1, 1920x1080)"))
+        // The left edge up: the panel stands as a portrait screen.
+        try testbed.set(sensor, "in_accel_y_raw", "0")
+        try testbed.set(sensor, "in_accel_x_raw", "256")
+        #expect(try daemon.poll { $0.device == "portrait" }?.interface == "portrait")
+        let client = try LineClient(path: daemon.socket)
+        #expect(client.request(#""op":"get","mask":"landscape""#)?.interface == "landscape-right")
+    }
+
+    @Test("run with natural-orientation = portrait on a landscape panel names poses as before")
+    func daemonOverride() throws {
+        let (testbed, _) = try testbed(connectors: [("card0-eDP-1", "1920x1080")])
+        let daemon = try DaemonHarness(
+            ["--sampling", "always", "--natural-orientation", "portrait"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+    }
+}
