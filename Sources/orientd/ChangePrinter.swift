@@ -2,17 +2,25 @@ import OrientCore
 
 /// Prints engine changes as JSON lines, buffered, since a long trace can have many.
 ///
-/// One line per sample that changed something. An orientation change reads as it always has,
-/// `{"t":12.34,"device":"portrait","interface":"portrait"}`; a two-sensor trace's posture, tablet mode and hinge
+/// One line per sample that changed something. An orientation change reads
+/// `{"t":12.34,"device":"portrait","interface":"portrait","rotation":0}`, `rotation` being how far the content
+/// turns counter-clockwise on the panel to show that interface upright (`null` while it is unknown); a two-sensor trace's posture, tablet mode and hinge
 /// angle follow as further keys, only those that changed, so that a line keeps whatever a sample committed
 /// together (leaving tablet mode and the interface turning upright for the keyboard, say).
 struct ChangePrinter {
+    /// The panel's shape, which turns an interface orientation into a rotation.
+    let natural: NaturalOrientation
     private var pending = ""
+
+    init(natural: NaturalOrientation) {
+        self.natural = natural
+    }
 
     mutating func print(_ update: ConvertibleEngine.Update) {
         var line: String
         if let change = update.orientation {
-            line = #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)""#
+            let rotation = natural.pose(showing: change.interface).map { "\($0.rotation)" } ?? "null"
+            line = #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)","rotation":\#(rotation)"#
             if let posture = update.posture { Self.append(posture, to: &line) }
         } else if let posture = update.posture, !posture.isEmpty {
             line = #"{"t":\#(posture.time)"#

@@ -8,8 +8,11 @@ extension Orientd {
         static let configuration = CommandConfiguration(
             abstract: "Classify a recorded trace, printing one JSON line per change of orientation (or posture).",
             discussion: """
-                Each line reads {"t":12.34,"device":"landscape-left","interface":"landscape-right"}, where t is the \
-                trace time of the sample that committed the change.
+                Each line reads {"t":12.34,"device":"landscape-left","interface":"landscape-right","rotation":270}, \
+                where t is the trace time of the sample that committed the change and rotation how far, in degrees \
+                counter-clockwise, a compositor turns the picture on the panel to show that interface upright. \
+                Names and rotation follow the panel's natural orientation: the trace's natural-orientation line, \
+                else portrait, unless --natural-orientation says otherwise.
 
                 A two-sensor trace (format v2, with the keyboard base's columns bx, by, bz) also gives the hinge \
                 angle and the posture, and by default (--rotate-in tablet-mode) holds the interface upright for \
@@ -41,7 +44,7 @@ extension Orientd {
                 throw Self.fail(error)
             }
             var convertible = try engine.engine(for: reader)
-            var output = ChangePrinter()
+            var output = ChangePrinter(natural: convertible.orientation.natural)
             do {
                 while let sample = try reader.next() {
                     // The trace parser already refuses non-finite values and time that does not increase, so the

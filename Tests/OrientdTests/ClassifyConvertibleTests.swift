@@ -4,7 +4,7 @@ import OrientTrace
 import Testing
 
 /// The keys a line of classify may hold.
-private let knownKeys: Set<String> = ["t", "device", "interface", "posture", "tablet-mode", "hinge-angle"]
+private let knownKeys: Set<String> = ["t", "device", "interface", "rotation", "posture", "tablet-mode", "hinge-angle"]
 
 @Suite("orientd classify: two-sensor traces")
 struct ClassifyConvertibleTests {
@@ -120,7 +120,7 @@ struct ClassifyConvertibleTests {
         #expect(repaired.map(\.hingeAngle) != truth.map(\.hingeAngle), "the repair turns z back")
     }
 
-    @Test("A v1 trace prints exactly what it printed before two-sensor traces existed")
+    @Test("A v1 trace prints what it printed before two-sensor traces existed, and the rotation")
     func v1Unchanged() throws {
         let path = PlotCommandTests.demoTrace
         let output = try OrientdProcess.run(["classify", path])
@@ -133,7 +133,9 @@ struct ClassifyConvertibleTests {
         var expected = ""
         while let sample = try reader.next() {
             if let change = try engine.feed(sample) {
-                expected += #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)"}"# + "\n"
+                let rotation = NaturalOrientation.portrait.pose(showing: change.interface)?.rotation
+                expected += #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)","rotation":\#(rotation!)}"#
+                    + "\n"
             }
         }
         #expect(expected.split(separator: "\n").count > 10)

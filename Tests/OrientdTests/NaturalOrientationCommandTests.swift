@@ -42,6 +42,22 @@ struct NaturalOrientationCommandTests {
         #expect(bad.stderr.contains("--natural-orientation: expected auto, portrait or landscape, got \"square\""), "\(bad.stderr)")
     }
 
+    @Test("Each line carries the rotation that shows its interface upright on the trace's panel")
+    func rotation() throws {
+        struct Line: Decodable { let rotation: Int? }
+        for (natural, option) in [("landscape", [String]()), ("portrait", ["--natural-orientation", "portrait"])] {
+            let path = try posesTrace(natural: .landscape)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let output = try OrientdProcess.run(["classify", path] + option)
+            let rotations = try output.stdout.split(separator: "\n").map {
+                try JSONDecoder().decode(Line.self, from: Data($0.utf8)).rotation
+            }
+            // The poses are the panel's normal, left-up, bottom-up and right-up whatever the names: rotation follows
+            // the pose; face up keeps the last interface and so its rotation.
+            #expect(rotations == [0, 90, 180, 270, 270], "\(natural)")
+        }
+    }
+
     @Test("The mask landscape on a landscape trace keeps a landscape interface with the left edge up")
     func mask() throws {
         let landscape = try posesTrace(natural: .landscape)
