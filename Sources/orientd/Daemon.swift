@@ -20,8 +20,9 @@ enum Daemon {
         reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
     ) async throws {
         let source = try SourceChoice.make(options: options, configuration: configuration, logger: logger)
+        let detected = PanelDiscovery.detect()
         let traceNatural = (source as? ReplaySource)?.naturalOrientation
-        let panel = PanelDiscovery.resolve(configuration.naturalOrientation, trace: traceNatural)
+        let panel = RunningConfiguration.panel(for: configuration, detected: detected, traceNatural: traceNatural)
         logger.info("natural orientation: \(panel.description)")
         let listener = SocketActivation.listener(environment: environment) ?? .path(
             configuration.socketPath, mode: configuration.socketMode)
@@ -79,7 +80,7 @@ enum Daemon {
         ) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
-        let reloader = ConfigurationReload(started: configuration, logger: logger, read: reload) { next in
+        @Sendable func apply(_ next: DaemonConfiguration, _ panel: PanelDetection) async throws -> String? {
             let admitted = next.maxClients == configuration.maxClients
                 ? nil : DescriptorLimit.fit(maxClients: next.maxClients, logger: logger)
             let problem = try await loop.submit {
@@ -88,11 +89,13 @@ enum Daemon {
                 policy.value.requestTimeout = timeAmount(next.requestTimeout)
                 return publisher.value.reconfigure(publisherSettings(next, options: options))
             }.get()
-            let panel = PanelDiscovery.resolve(next.naturalOrientation, trace: traceNatural)
             sensor.send(.reconfigure(pipelineSettings(next, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
             return problem
         }
-        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await reloader.reload() }
+        let running = RunningConfiguration(
+            started: configuration, detected: detected, traceNatural: traceNatural, logger: logger, read: reload,
+            apply: apply)
+        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await running.reload() }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: server),
@@ -105,6 +108,7 @@ enum Daemon {
                 sensor.send(.claims(claimed ? 1 : 0))
             } : nil
         if let facade { services.append(.init(service: facade)) }
+        if running.followsPanel { services.append(.init(service: PanelWatch(running: running))) }
         if facade != nil || tabletModeSwitch != nil {
             try await loop.submit {
                 publisher.value.onSystemStateChange = { state in

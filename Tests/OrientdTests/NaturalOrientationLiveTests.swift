@@ -68,6 +68,19 @@ struct NaturalOrientationLiveTests {
         #expect(client.request(#""op":"get","mask":"landscape""#)?.interface == "landscape-right")
     }
 
+    @Test("run with no panel at start: portrait, assumed; the panel's connector appearing later renames the poses")
+    func panelAppears() throws {
+        let (testbed, _) = try testbed(connectors: [])
+        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(daemon.log.contains("natural orientation: portrait (assumed: no internal panel"))
+        // The graphics driver loads after orientd.
+        try testbed.addConnector("card0-eDP-1", mode: "1920x1080")
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.interface == "landscape-right", "\(daemon.log)")
+        #expect(daemon.log.contains("natural orientation: landscape (panel eDP-1, 1920x1080)"))
+    }
+
     @Test("run with natural-orientation = portrait on a landscape panel names poses as before")
     func daemonOverride() throws {
         let (testbed, _) = try testbed(connectors: [("card0-eDP-1", "1920x1080")])

@@ -24,7 +24,7 @@ public enum PanelDiscovery {
         return detect()
     }
 
-    private static func readSmallFile(_ path: String) -> String? {
+    static func readSmallFile(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

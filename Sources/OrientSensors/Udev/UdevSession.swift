@@ -99,14 +99,15 @@ final class UdevSession {
         return nodes.sorted { $0.localizedStandardLess($1) }.first
     }
 
-    /// Starts listening for IIO add/remove/change events; returns the descriptor to poll.
-    func monitorDescriptor() throws(SensorError) -> Int32 {
+    /// Starts listening for add/remove/change events of `subsystem` (IIO devices by default); returns the
+    /// descriptor to poll.
+    func monitorDescriptor(subsystem: String = "iio") throws(SensorError) -> Int32 {
         if let monitor { return udev_monitor_get_fd(monitor) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             throw SensorError("udev_monitor_new_from_netlink", errno: errno)
         }
         self.monitor = monitor
-        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
         guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
         result = udev_monitor_enable_receiving(monitor)
         guard result >= 0 else { throw SensorError("udev_monitor_enable_receiving", errno: -result) }

@@ -1,0 +1,48 @@
+import OrientCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension PanelDiscovery {
+    /// The internal panel's detection now and again after every DRM connector event (a graphics driver that
+    /// loads after orientd, a panel that comes up late). A thread blocks on a udev monitor of the `drm` subsystem
+    /// until something changes: no idle wakeups. Only changed detections are yielded.
+    public static func changes(kernelCommandLinePath: String = "/proc/cmdline") -> AsyncStream<PanelDetection> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PanelDetection.self, bufferingPolicy: .bufferingNewest(1))
+        let stop: WakeupPipe
+        let udev: UdevSession
+        let monitor: Int32
+        do {
+            stop = try WakeupPipe()
+            udev = try UdevSession()
+            monitor = try udev.monitorDescriptor(subsystem: "drm")
+        } catch {
+            continuation.yield(detect(kernelCommandLinePath: kernelCommandLinePath))
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { _ in stop.signal() }
+        nonisolated(unsafe) let session = udev
+        startThread(name: "orientd-panel") {
+            var last: PanelDetection?
+            while true {
+                let detection = PanelDetection.detect(
+                    connectors: session.drmConnectors(), kernelCommandLine: readSmallFile(kernelCommandLinePath))
+                if detection != last {
+                    continuation.yield(detection)
+                    last = detection
+                }
+                var entries = [
+                    pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: stop.readDescriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { break }
+                if entries[1].revents != 0 { break }
+                while session.nextEvent() != nil {}
+            }
+            continuation.finish()
+        }
+        return stream
+    }
+}
