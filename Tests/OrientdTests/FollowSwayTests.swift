@@ -1,0 +1,88 @@
+import Foundation
+import OrientCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `orientctl follow` against a real sway (Debian's package, headless) and a real orientd replaying poses fed
+/// through a named pipe. sway's own get_outputs (swaymsg) is the judge.
+@Suite(
+    "orientctl follow on a real sway", .serialized,
+    .enabled(if: HeadlessSway.isAvailable, Comment(rawValue: HeadlessSway.skipReason)))
+struct FollowSwayTests {
+    /// Device orientation held, and sway's transform that must follow (portrait panel: interface landscape-left
+    /// is rotation 90, which sway, turning clockwise, calls 270).
+    static let turns: [(DeviceOrientation, String)] = [
+        (.landscapeRight, "270"), (.portraitUpsideDown, "180"), (.landscapeLeft, "90"), (.portrait, "normal"),
+    ]
+
+    @Test("Turns the output through the four orientations, maps touch and pen, obeys the lock, survives restarts")
+    func followsSway() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sway = try HeadlessSway(folder: folder)
+        try sway.start()
+        let firstSocket = sway.socket
+        var feed = try PoseFeed(folder: folder)
+        feed.hold(.portrait)
+        let daemon = try DaemonHarness(["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
+        try daemon.waitUntilListening()
+
+        let follow = try WatchedProcess(
+            HeadlessSway.asNobody[0],
+            Array(HeadlessSway.asNobody.dropFirst()) + [OrientdProcess.orientctl, "--socket", daemon.socket, "follow"],
+            environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": sway.runtime, "SWAYSOCK": firstSocket],
+            errorLog: folder + "/follow.log")
+        var seen = try #require(follow.waitForLine { $0.contains("transform normal") }, "\(follow.transcript)\n\(daemon.log)")
+        #expect(try sway.outputs()["HEADLESS-1"] == "normal")
+
+        for (device, transform) in Self.turns {
+            feed.hold(device)
+            seen = try #require(
+                follow.waitForLine(after: seen + 1) { $0 == "output \"HEADLESS-1\" transform \(transform)" },
+                "\(device): \(follow.transcript)")
+            #expect(try sway.outputs()["HEADLESS-1"] == transform, "\(device)")
+            // Printed once sway answered success to each.
+            let touch = follow.waitForLine(after: seen) { $0 == "input type:touch map_to_output \"HEADLESS-1\"" }
+            let pen = follow.waitForLine(after: seen) { $0 == "input type:tablet_tool map_to_output \"HEADLESS-1\"" }
+            #expect(touch != nil && pen != nil, "\(follow.transcript)")
+        }
+        #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
+
+        // The rotation lock: the device turns, the screen does not; unlocking applies the orientation now held.
+        let control = try LineClient(path: daemon.socket)
+        #expect(control.request(#""op":"lock""#)?.locked == true)
+        seen = try #require(follow.waitForLine(after: seen) { $0.hasPrefix("# locked") }, "\(follow.transcript)")
+        feed.hold(.landscapeRight)
+        #expect(try daemon.poll { $0.device == "landscape-right" }?.interface == "portrait")
+        #expect(try sway.outputs()["HEADLESS-1"] == "normal", "locked: the screen stays")
+        #expect(control.request(#""op":"unlock""#)?.locked == false)
+        seen = try #require(
+            follow.waitForLine(after: seen) { $0 == "output \"HEADLESS-1\" transform 270" }, "\(follow.transcript)")
+        #expect(try sway.outputs()["HEADLESS-1"] == "270")
+
+        // sway killed and started again (a new pid, so a new socket name): follow finds it and turns it again.
+        sway.kill()
+        try sway.start()
+        #expect(sway.socket != firstSocket)
+        seen = try #require(
+            follow.waitForLine(after: seen + 1) { $0.hasPrefix("# sway at \(sway.socket)") }, "\(follow.transcript)")
+        seen = try #require(
+            follow.waitForLine(after: seen) { $0 == "output \"HEADLESS-1\" transform 270" }, "\(follow.transcript)")
+        #expect(try sway.outputs()["HEADLESS-1"] == "270")
+
+        // orientd killed and started again: follow subscribes again and follows the new daemon.
+        daemon.signal(SIGKILL)
+        feed = try PoseFeed(folder: folder, name: "poses-2.fifo")
+        feed.hold(.portraitUpsideDown)
+        try daemon.restart(["--replay", feed.path, "--speed", "max", "--sampling", "always"])
+        try daemon.waitUntilListening()
+        seen = try #require(
+            follow.waitForLine(after: seen + 1) { $0 == "output \"HEADLESS-1\" transform 180" }, "\(follow.transcript)")
+        #expect(try sway.outputs()["HEADLESS-1"] == "180")
+        #expect(follow.process.isRunning)
+        follow.stop()
+    }
+}
