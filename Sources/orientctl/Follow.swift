@@ -65,11 +65,13 @@ extension Orientctl {
         /// Subscribes and hands every state to the compositor side; reconnects when the daemon goes away.
         private func followDaemon(_ link: CompositorLink) async throws {
             var backoff = Backoff()
+            var subscribedOnce = false
             while true {
                 do {
                     try await DaemonClient.withConnection(path: connection.path) { client in
                         let (text, reply) = try await client.requestRaw(settings.requestFields(op: "subscribe"))
                         backoff.reset()
+                        subscribedOnce = true
                         await link.update(FollowState(reply, text: text))
                         while let (text, message) = try await client.nextLine() {
                             guard message.event != nil else { continue }
@@ -77,7 +79,11 @@ extension Orientctl {
                         }
                     }
                     writeStandardError("orientctl: orientd closed the connection; reconnecting\n")
-                } catch let error as ClientError where error.status == ExitCode(69) {
+                } catch let error as ClientError
+                    where error.status == ExitCode(69) || (error.status == ExitCode(77) && subscribedOnce)
+                {
+                    // Permission denied at start is the user's to fix; after a restart it is the moment between
+                    // the daemon binding its socket and setting its mode.
                     if backoff.isFirst { writeStandardError("orientctl: \(error.message); retrying\n") }
                 }
                 try await Task.sleep(for: backoff.next())
@@ -169,12 +175,7 @@ actor CompositorLink {
     /// Connects and chooses the output; on failure starts the reconnection loop and returns false.
     private func connect() -> Bool {
         do {
-            let candidate = try CompositorSocket.connect(kind, environment: environment)
-            output = try OutputChoice.choose(from: try candidate.outputNames(), requested: requestedOutput)
-            client = candidate
-            planner = FollowPlanner(settings: settings)
-            printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)")
-            watch(candidate)
+            try adopt(try CompositorSocket.connect(kind, environment: environment))
             return true
         } catch {
             writeStandardError("orientctl: \(error.description)\n")
@@ -182,6 +183,15 @@ actor CompositorLink {
             startReconnecting()
             return false
         }
+    }
+
+    /// Takes a new connection: its output, and a planner that has applied nothing there yet.
+    private func adopt(_ candidate: any CompositorClient) throws(FollowError) {
+        output = try OutputChoice.choose(from: try candidate.outputNames(), requested: requestedOutput)
+        client = candidate
+        planner = FollowPlanner(settings: settings)
+        printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)")
+        watch(candidate)
     }
 
     /// A thread waits for the compositor to go away (it blocks in poll or read, so not on Swift's few
@@ -212,16 +222,20 @@ actor CompositorLink {
         }
     }
 
+    /// One attempt of the reconnection loop; quiet while no socket answers, so a long absence logs nothing more.
     private func tryReconnect() -> Bool {
-        guard client == nil else {
-            reconnecting = false
-            return true
+        if client == nil {
+            guard let candidate = try? CompositorSocket.connect(kind, environment: environment) else { return false }
+            do {
+                try adopt(candidate)
+            } catch {
+                writeStandardError("orientctl: \(error.description)\n")
+                if !error.retry { Foundation.exit(69) }
+                return false
+            }
+            apply()
         }
-        let quiet = (try? CompositorSocket.connect(kind, environment: environment)) == nil
-        if quiet { return false }
         reconnecting = false
-        guard connect() else { return false }
-        apply()
         return true
     }
 }

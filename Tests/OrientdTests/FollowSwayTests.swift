@@ -29,6 +29,8 @@ struct FollowSwayTests {
         feed.hold(.portrait)
         let daemon = try DaemonHarness(["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
         try daemon.waitUntilListening()
+        // The daemon binds, then sets the socket's mode: root connects before that, nobody only after.
+        #expect(waitFor { Self.othersMayConnect(daemon.socket) })
 
         let follow = try WatchedProcess(
             HeadlessSway.asNobody[0],
@@ -84,5 +86,10 @@ struct FollowSwayTests {
         #expect(try sway.outputs()["HEADLESS-1"] == "180")
         #expect(follow.process.isRunning)
         follow.stop()
+    }
+
+    static func othersMayConnect(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o002 != 0
     }
 }
