@@ -19,7 +19,9 @@ extension Orientctl {
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var settings: SubscriptionOptions
-        @Option(help: "auto (from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE or NIRI_SOCKET), sway, hyprland or niri.")
+        @Option(
+            help: "auto (from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE or NIRI_SOCKET), sway, hyprland or niri.",
+            completion: .list(["auto"] + CompositorKind.allCases.map(\.rawValue)))
         var compositor = "auto"
         @Option(help: "The output to turn (default: the built-in eDP, LVDS or DSI panel, else the only output).")
         var output: String?
