@@ -102,7 +102,10 @@ let package = Package(
             ]
         ),
         // `orientctl follow`'s compositor side: sway's, Hyprland's and niri's IPC, and the pure decisions.
-        .target(name: "OrientFollow", dependencies: ["OrientProtocol"]),
+        .target(
+            name: "OrientFollow",
+            dependencies: ["OrientProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .executableTarget(
             name: "orientctl",
             dependencies: [

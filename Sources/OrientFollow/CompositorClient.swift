@@ -57,7 +57,9 @@ public enum CompositorSocket {
         defer { closedir(directory) }
         var found: [(path: String, time: Int)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name != ".", name != "..", matches(name) else { continue }
             let path = folder + "/" + name
             var info = stat()

@@ -18,8 +18,10 @@ public enum HyprlandRequest {
         public let scale: Double
         public let transform: Int?
 
-        public init(name: String, width: Int, height: Int, refreshRate: Double, x: Int, y: Int, scale: Double,
-                    transform: Int? = nil) {
+        public init(
+            name: String, width: Int, height: Int, refreshRate: Double, x: Int, y: Int, scale: Double,
+            transform: Int? = nil
+        ) {
             (self.name, self.width, self.height, self.refreshRate) = (name, width, height, refreshRate)
             (self.x, self.y, self.scale, self.transform) = (x, y, scale, transform)
         }
@@ -33,19 +35,25 @@ public enum HyprlandRequest {
         let name = lua(monitor.name)
         switch action {
         case .transform(let rotation):
-            let mode = "\(monitor.width)x\(monitor.height)@\(number(monitor.refreshRate))"
+            let mode = lua("\(monitor.width)x\(monitor.height)@\(number(monitor.refreshRate))")
+            let position = lua("\(monitor.x)x\(monitor.y)")
             return [
-                "/eval hl.monitor({ output = \(name), mode = \(lua(mode)), position = \(lua("\(monitor.x)x\(monitor.y)")), "
+                "/eval hl.monitor({ output = \(name), mode = \(mode), position = \(position), "
                     + "scale = \(number(monitor.scale)), transform = \(transform(rotation: rotation)) })"
             ]
         case .mapTouch(let rotation):
             // Touch input is turned by its own setting (wiki: Variables, input.touchdevice.transform).
-            return ["/eval hl.config({ input = { touchdevice = { transform = \(transform(rotation: rotation)), output = \(name) } } })"]
+            return [inputSetting("touchdevice", rotation: rotation, output: name)]
         case .mapPen(let rotation):
-            return ["/eval hl.config({ input = { tablet = { transform = \(transform(rotation: rotation)), output = \(name) } } })"]
+            return [inputSetting("tablet", rotation: rotation, output: name)]
         case .inputs(let devices, let enabled):
             return devices.map { "/eval hl.device({ name = \(lua($0)), enabled = \(enabled) })" }
         }
+    }
+
+    private static func inputSetting(_ section: String, rotation: Int, output: String) -> String {
+        let settings = "transform = \(transform(rotation: rotation)), output = \(output)"
+        return "/eval hl.config({ input = { \(section) = { \(settings) } } })"
     }
 
     /// A Lua string literal.
@@ -102,7 +110,8 @@ public final class HyprlandClient: CompositorClient, @unchecked Sendable {
         do {
             return try JSONDecoder().decode([HyprlandRequest.Monitor].self, from: Data(reply))
         } catch {
-            throw FollowError("Hyprland: unexpected reply to j/monitors: \(String(decoding: reply.prefix(200), as: UTF8.self))")
+            throw FollowError(
+                "Hyprland: unexpected reply to j/monitors: \(String(decoding: reply.prefix(200), as: UTF8.self))")
         }
     }
 

@@ -1,3 +1,5 @@
+import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,22 +15,14 @@ public final class UnixStream {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw FollowError("socket: \(Self.errorText())") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
+        let address: SocketAddress
+        do {
+            address = try SocketAddress(unixDomainSocketPath: path)
+        } catch {
             close()
-            throw FollowError("socket path too long: \(path)")
+            throw FollowError("bad socket path \(path): \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSockAddr { connect(fd, $0, socklen_t($1)) }
         guard result == 0 else {
             let text = Self.errorText()
             close()

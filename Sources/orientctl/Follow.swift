@@ -55,7 +55,8 @@ extension Orientctl {
                 guard let kind else { return }
                 if kind == .niri, !disableInTabletMode.isEmpty {
                     throw ClientError(
-                        message: "--disable-in-tablet-mode: niri's IPC cannot turn input devices off", status: .validationFailure)
+                        message: "--disable-in-tablet-mode: niri's IPC cannot turn input devices off",
+                        status: .validationFailure)
                 }
                 let link = CompositorLink(
                     kind: kind, environment: environment, output: output, dryRun: dryRun,
@@ -82,11 +83,17 @@ extension Orientctl {
                     }
                     writeStandardError("orientctl: orientd closed the connection; reconnecting\n")
                 } catch let error as ClientError
-                    where error.status == ExitCode(69) || (error.status == ExitCode(77) && subscribedOnce)
+                    where error.status == ExitCode(65) || !subscribedOnce && error.status != ExitCode(69)
                 {
-                    // Permission denied at start is the user's to fix; after a restart it is the moment between
-                    // the daemon binding its socket and setting its mode.
-                    if backoff.isFirst { writeStandardError("orientctl: \(error.message); retrying\n") }
+                    // A refused subscription (a bad mask) and, at start, permission denied are the user's to fix.
+                    // After a restart permission denied is the moment between the daemon binding its socket and
+                    // setting its mode.
+                    throw error
+                } catch {
+                    // Not running, reset by a daemon killed mid-line, or gone: all end in the same retry.
+                    if backoff.isFirst {
+                        writeStandardError("orientctl: \((error as? ClientError)?.message ?? "\(error)"); retrying\n")
+                    }
                 }
                 try await Task.sleep(for: backoff.next())
             }

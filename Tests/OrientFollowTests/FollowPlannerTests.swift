@@ -3,10 +3,12 @@ import Testing
 
 @Suite("follow's decisions")
 struct FollowPlannerTests {
-    @Test("Rotation: the daemon's field when sent, else derived as a portrait panel has it", arguments: [
-        ("portrait", nil, 0), ("landscape-left", nil, 90), ("portrait-upside-down", nil, 180),
-        ("landscape-right", nil, 270), ("landscape-left", 270, 270), ("portrait", 90, 90),
-    ] as [(String, Int?, Int)])
+    @Test(
+        "Rotation: the daemon's field when sent, else derived as a portrait panel has it",
+        arguments: [
+            ("portrait", nil, 0), ("landscape-left", nil, 90), ("portrait-upside-down", nil, 180),
+            ("landscape-right", nil, 270), ("landscape-left", 270, 270), ("portrait", 90, 90),
+        ] as [(String, Int?, Int)])
     func rotation(interface: String, sent: Int?, expected: Int) {
         #expect(FollowState(interface: interface, rotation: sent).contentRotation == expected)
     }
@@ -20,9 +22,10 @@ struct FollowPlannerTests {
     @Test("A change turns the output and maps touch and pen; the same rotation again sends nothing")
     func turns() {
         var planner = FollowPlanner(settings: FollowSettings())
-        #expect(planner.actions(for: FollowState(interface: "landscape-left")) == [
-            .transform(rotation: 90), .mapTouch(rotation: 90), .mapPen(rotation: 90),
-        ])
+        #expect(
+            planner.actions(for: FollowState(interface: "landscape-left")) == [
+                .transform(rotation: 90), .mapTouch(rotation: 90), .mapPen(rotation: 90),
+            ])
         #expect(planner.actions(for: FollowState(interface: "landscape-left")).isEmpty)
         #expect(planner.actions(for: FollowState(interface: "portrait")).first == .transform(rotation: 0))
     }
@@ -46,18 +49,22 @@ struct FollowPlannerTests {
 
     @Test("Tablet mode turns the named devices off, and back on when it ends, whatever the lock")
     func tabletMode() {
-        var planner = FollowPlanner(settings: FollowSettings(touch: false, pen: false, disableInTabletMode: ["kbd", "pad"]))
-        #expect(planner.actions(for: FollowState(interface: "portrait", tabletMode: false)) == [
-            .transform(rotation: 0), .inputs(["kbd", "pad"], enabled: true),
-        ])
-        #expect(planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: true)) == [
-            .inputs(["kbd", "pad"], enabled: false)
-        ])
+        var planner = FollowPlanner(
+            settings: FollowSettings(touch: false, pen: false, disableInTabletMode: ["kbd", "pad"]))
+        #expect(
+            planner.actions(for: FollowState(interface: "portrait", tabletMode: false)) == [
+                .transform(rotation: 0), .inputs(["kbd", "pad"], enabled: true),
+            ])
+        #expect(
+            planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: true)) == [
+                .inputs(["kbd", "pad"], enabled: false)
+            ])
         #expect(planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: true)).isEmpty)
         #expect(planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: nil)).isEmpty)
-        #expect(planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: false)) == [
-            .inputs(["kbd", "pad"], enabled: true)
-        ])
+        #expect(
+            planner.actions(for: FollowState(interface: "portrait", locked: true, tabletMode: false)) == [
+                .inputs(["kbd", "pad"], enabled: true)
+            ])
     }
 
     @Test("Without --disable-in-tablet-mode, tablet mode sends nothing")
@@ -84,7 +91,8 @@ struct OutputChoiceTests {
         #expect(throws: FollowError("several built-in panels (eDP-1, eDP-2); choose one with --output")) {
             try OutputChoice.choose(from: ["eDP-1", "eDP-2"], requested: nil)
         }
-        #expect(throws: FollowError("no built-in panel (eDP, LVDS or DSI) among DP-1, DP-2; choose one with --output")) {
+        #expect(throws: FollowError("no built-in panel (eDP, LVDS or DSI) among DP-1, DP-2; choose one with --output"))
+        {
             try OutputChoice.choose(from: ["DP-1", "DP-2"], requested: nil)
         }
         #expect(throws: FollowError("output eDP-9 not found; the compositor lists: eDP-1", retry: true)) {
@@ -97,9 +105,12 @@ struct OutputChoiceTests {
         #expect(try CompositorKind.detect(environment: ["SWAYSOCK": "/run/user/1000/sway-ipc.sock"]) == .sway)
         #expect(try CompositorKind.detect(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "abc"]) == .hyprland)
         #expect(try CompositorKind.detect(environment: ["NIRI_SOCKET": "/run/user/1000/niri.sock"]) == .niri)
-        #expect(throws: FollowError(
-            "no sway, Hyprland or niri session found (none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set); "
-                + "use --compositor to name one")) {
+        #expect(
+            throws: FollowError(
+                "no sway, Hyprland or niri session found "
+                    + "(none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set); "
+                    + "use --compositor to name one")
+        ) {
             try CompositorKind.detect(environment: ["SWAYSOCK": ""])
         }
     }

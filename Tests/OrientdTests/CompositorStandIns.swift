@@ -14,11 +14,7 @@ final class StandInListener: @unchecked Sendable {
 
     init(path: String, serve: @escaping @Sendable (Int32) -> Void) throws {
         self.path = path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard withUnixAddress(path, { bind(listener, $0, $1) }) == 0, listen(listener, 16) == 0 else {
-            Glibc.close(listener)
-            throw HarnessError("cannot listen on \(path): \(String(cString: strerror(errno)))")
-        }
+        let listener = try listeningSocket(path, backlog: 16)
         self.listener = listener
         Thread.detachNewThread { [self] in
             while true {
@@ -37,7 +33,12 @@ final class StandInListener: @unchecked Sendable {
     /// Stops as a compositor that exits: the listener goes, every connection is hung up, the socket file removed.
     func stop() {
         // Once only: the descriptor's number may belong to another socket afterwards.
-        guard !lock.withLock({ defer { stopped = true }; return stopped }) else { return }
+        guard
+            !lock.withLock({
+                defer { stopped = true }
+                return stopped
+            })
+        else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
         lock.withLock { for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) } }
@@ -70,6 +71,16 @@ final class StandInListener: @unchecked Sendable {
     }
 }
 
+/// A Unix stream socket bound to `path` and listening.
+func listeningSocket(_ path: String, backlog: Int32) throws -> Int32 {
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard withUnixAddress(path, { bind(listener, $0, $1) }) == 0, listen(listener, backlog) == 0 else {
+        Glibc.close(listener)
+        throw HarnessError("cannot listen on \(path): \(String(cString: strerror(errno)))")
+    }
+    return listener
+}
+
 /// What a stand-in was asked, for the tests to check.
 final class RecordedRequests: @unchecked Sendable {
     private let lock = NSLock()
@@ -96,15 +107,17 @@ final class HyprlandStandIn {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in monitors { requests.setTransform("0", of: name) }
         let requests = requests
-        listeners.append(try StandInListener(path: folder + "/.socket.sock") { fd in
-            let request = StandInListener.readToEnd(fd)
-            requests.record(request)
-            StandInListener.write(fd, Self.answer(request, monitors: monitors, requests: requests))
-        })
-        listeners.append(try StandInListener(path: folder + "/.socket2.sock") { fd in
-            StandInListener.write(fd, "monitoradded>>\(monitors[0])\n")
-            _ = StandInListener.readToEnd(fd)
-        })
+        listeners.append(
+            try StandInListener(path: folder + "/.socket.sock") { fd in
+                let request = StandInListener.readToEnd(fd)
+                requests.record(request)
+                StandInListener.write(fd, Self.answer(request, monitors: monitors, requests: requests))
+            })
+        listeners.append(
+            try StandInListener(path: folder + "/.socket2.sock") { fd in
+                StandInListener.write(fd, "monitoradded>>\(monitors[0])\n")
+                _ = StandInListener.readToEnd(fd)
+            })
     }
 
     private static func answer(_ request: String, monitors: [String], requests: RecordedRequests) -> String {
@@ -120,7 +133,8 @@ final class HyprlandStandIn {
         if command == "monitors" {
             let list = monitors.enumerated().map { index, name in
                 """
-                {"id": \(index), "name": "\(name)", "description": "Stand-in \(name)", "make": "Stand-in", "model": "\(name)", \
+                {"id": \(index), "name": "\(name)", "description": "Stand-in \(name)", "make": "Stand-in", \
+                "model": "\(name)", \
                 "serial": "", "width": 2880, "height": 1800, "refreshRate": 90.00100, "x": \(index * 2880), "y": 0, \
                 "activeWorkspace": {"id": 1, "name": "1"}, "reserved": [0, 0, 0, 0], "scale": 1.50, \
                 "transform": \(requests.transform(of: name) ?? "0"), "focused": \(index == 0), "dpmsStatus": true, \
@@ -131,7 +145,9 @@ final class HyprlandStandIn {
         }
         guard command.hasPrefix("eval ") else { return "unknown request" }
         let lua = String(command.dropFirst(5))
-        if lua.hasPrefix("hl.monitor({"), let output = field("output", in: lua), let transform = field("transform", in: lua) {
+        if lua.hasPrefix("hl.monitor({"), let output = field("output", in: lua),
+            let transform = field("transform", in: lua)
+        {
             guard monitors.contains(output) else { return "no such monitor" }
             requests.setTransform(transform, of: output)
             return "ok"
@@ -181,7 +197,8 @@ final class NiriStandIn {
         if request as? String == "Outputs" {
             let members = outputs.map { name in
                 """
-                "\(name)":{"name":"\(name)","make":"Stand-in","model":"\(name)","serial":null,"physical_size":[300,190],\
+                "\(name)":{"name":"\(name)","make":"Stand-in","model":"\(name)","serial":null,\
+                "physical_size":[300,190],\
                 "modes":[{"width":2880,"height":1800,"refresh_rate":90001,"is_preferred":true}],"current_mode":0,\
                 "is_custom_mode":false,"vrr_supported":false,"vrr_enabled":false,"logical":{"x":0,"y":0,"width":1920,\
                 "height":1200,"scale":1.5,"transform":"\(requests.transform(of: name) ?? "Normal")"}}
@@ -189,7 +206,8 @@ final class NiriStandIn {
             }
             return #"{"Ok":{"Outputs":{"# + members.joined(separator: ",") + "}}}"
         }
-        guard let object = request as? [String: Any], object.count == 1, let output = object["Output"] as? [String: Any],
+        guard let object = request as? [String: Any], object.count == 1,
+            let output = object["Output"] as? [String: Any],
             let name = output["output"] as? String, let action = output["action"] as? [String: Any],
             let transform = (action["Transform"] as? [String: Any])?["transform"] as? String,
             transforms.contains(transform)

@@ -16,7 +16,9 @@ final class PoseFeed {
 
     init(folder: String, name: String = "poses.fifo") throws {
         path = folder + "/" + name
-        guard mkfifo(path, 0o600) == 0 else { throw HarnessError("mkfifo \(path): \(String(cString: strerror(errno)))") }
+        guard mkfifo(path, 0o600) == 0 else {
+            throw HarnessError("mkfifo \(path): \(String(cString: strerror(errno)))")
+        }
         // Read and write, so that opening does not wait for orientd and orientd never sees end of file.
         fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw HarnessError("open \(path): \(String(cString: strerror(errno)))") }
@@ -47,47 +49,23 @@ final class PoseFeed {
     deinit { close(fd) }
 }
 
-/// A process whose standard output is read line by line as it comes; standard error goes to a file for messages.
-final class WatchedProcess {
-    let process = Process()
+/// `orientctl follow` as a child process, with only the environment given (none of the test's own compositor
+/// variables), its standard output read line by line and its standard error kept in a file for messages.
+final class FollowProcess {
+    let child: LineProcess
     let errorLog: String
-    private let output = Pipe()
-    private var pending = ""
-    private(set) var lines: [String] = []
 
     init(_ executable: String, _ arguments: [String], environment: [String: String], errorLog: String) throws {
         self.errorLog = errorLog
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = output
-        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try LineProcess(executable, arguments, environment: environment, inherit: false, errorLog: errorLog)
     }
+
+    var process: Process { child.process }
+    var lines: [String] { child.lines }
 
     /// Waits for a line, from index `start` on, that satisfies `matches`; returns its index.
     func waitForLine(after start: Int = 0, timeout: Double = 30, _ matches: (String) -> Bool) -> Int? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var index = start
-        while true {
-            while index < lines.count {
-                if matches(lines[index]) { return index }
-                index += 1
-            }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
-            var entry = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 else { continue }
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { return nil }
-            pending += String(decoding: data, as: UTF8.self)
-            while let newline = pending.firstIndex(of: "\n") {
-                lines.append(String(pending[..<newline]))
-                pending.removeSubrange(...newline)
-            }
-        }
+        child.waitForLineIndex(after: start, timeout: timeout, matches)
     }
 
     var stderr: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
@@ -95,18 +73,7 @@ final class WatchedProcess {
     /// What it printed, for failure messages.
     var transcript: String { "stdout:\n" + lines.joined(separator: "\n") + "\nstderr:\n" + stderr }
 
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    func stop() { child.kill() }
 }
 
 /// sway from Debian's package, headless, as user nobody (sway refuses to run as root), in a runtime directory
@@ -129,7 +96,8 @@ final class HeadlessSway {
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         chown(runtime, 65534, 65534)
         chmod(runtime, 0o700)
-        try "output HEADLESS-1 resolution 1920x1080\n".write(toFile: folder + "/sway.config", atomically: true, encoding: .utf8)
+        try "output HEADLESS-1 resolution 1920x1080\n".write(
+            toFile: folder + "/sway.config", atomically: true, encoding: .utf8)
         chmod(folder + "/sway.config", 0o644)
     }
 

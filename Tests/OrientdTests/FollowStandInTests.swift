@@ -23,12 +23,13 @@ struct FollowStandInTests {
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
             feed = try PoseFeed(folder: folder)
             feed.hold(.portrait)
-            daemon = try DaemonHarness(["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
+            daemon = try DaemonHarness(
+                ["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
             try daemon.waitUntilListening()
         }
 
-        func follow(_ arguments: [String] = [], environment: [String: String]) throws -> WatchedProcess {
-            try WatchedProcess(
+        func follow(_ arguments: [String] = [], environment: [String: String]) throws -> FollowProcess {
+            try FollowProcess(
                 OrientdProcess.orientctl, ["--socket", daemon.socket, "follow"] + arguments,
                 environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime].merging(environment) { $1 },
                 errorLog: folder + "/follow-\(UUID().uuidString.prefix(8)).log")
@@ -37,7 +38,7 @@ struct FollowStandInTests {
         /// Turns the device through the four orientations; after each, the request printed must match and the
         /// stand-in's transform of the chosen output must be `expected`'s.
         func turn(
-            _ follow: WatchedProcess, from start: Int, expected: [String], request: (String) -> String,
+            _ follow: FollowProcess, from start: Int, expected: [String], request: (String) -> String,
             transform: () -> String?
         ) -> Int? {
             var seen = start
@@ -56,7 +57,8 @@ struct FollowStandInTests {
     @Test("Hyprland: j/monitors, then eval of hl.monitor and of touch and tablet settings; a restart is followed")
     func hyprland() throws {
         let session = try Session()
-        var hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"])
+        var hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"])
         let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
         let monitor = { (transform: String) in
             #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "2880x0", scale = 1.5, "#
@@ -70,7 +72,8 @@ struct FollowStandInTests {
             }, "\(follow.transcript)")
         #expect(hyprland.requests.transform(of: "HDMI-A-1") == "0", "only the built-in panel turns")
         let requests = hyprland.requests.all
-        #expect(requests.contains(#"/eval hl.config({ input = { touchdevice = { transform = 3, output = "eDP-1" } } })"#))
+        #expect(
+            requests.contains(#"/eval hl.config({ input = { touchdevice = { transform = 3, output = "eDP-1" } } })"#))
         #expect(requests.contains(#"/eval hl.config({ input = { tablet = { transform = 3, output = "eDP-1" } } })"#))
         #expect(requests.first == "j/monitors")
 
@@ -78,8 +81,10 @@ struct FollowStandInTests {
         hyprland.stop()
         hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "second", monitors: ["eDP-1"])
         session.feed.hold(.landscapeRight)
-        #expect(follow.waitForLine(after: seen + 1) { $0.hasPrefix("# hyprland at \(session.runtime)/hypr/second/") } != nil,
-                "\(follow.transcript)")
+        #expect(
+            follow.waitForLine(after: seen + 1) { $0.hasPrefix("# hyprland at \(session.runtime)/hypr/second/") }
+                != nil,
+            "\(follow.transcript)")
         #expect(waitFor(timeout: 30) { hyprland.requests.transform(of: "eDP-1") == "1" }, "\(follow.transcript)")
         follow.stop()
     }
@@ -112,10 +117,14 @@ struct FollowStandInTests {
         let session = try Session()
         let niri = try NiriStandIn(path: session.runtime + "/niri.wayland-1.300.sock", outputs: ["eDP-1", "DP-2"])
         let follow = try session.follow(["--dry-run", "--output", "DP-2"], environment: ["NIRI_SOCKET": niri.path])
-        #expect(follow.waitForLine { $0 == #"{"Output":{"output":"DP-2","action":{"Transform":{"transform":"Normal"}}}}"# } != nil,
-                "\(follow.transcript)")
+        #expect(
+            follow.waitForLine { $0 == #"{"Output":{"output":"DP-2","action":{"Transform":{"transform":"Normal"}}}}"# }
+                != nil,
+            "\(follow.transcript)")
         session.feed.hold(.landscapeRight)
-        #expect(follow.waitForLine { $0 == #"{"Output":{"output":"DP-2","action":{"Transform":{"transform":"90"}}}}"# } != nil)
+        #expect(
+            follow.waitForLine { $0 == #"{"Output":{"output":"DP-2","action":{"Transform":{"transform":"90"}}}}"# }
+                != nil)
         #expect(niri.requests.all.allSatisfy { $0 == "\"Outputs\"" }, "\(niri.requests.all)")
         follow.stop()
     }
@@ -126,13 +135,16 @@ struct FollowStandInTests {
         let none = try session.follow(environment: [:])
         none.process.waitUntilExit()
         #expect(none.process.terminationStatus == 69)
-        #expect(none.stderr.contains("none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set"), "\(none.stderr)")
+        #expect(
+            none.stderr.contains("none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set"), "\(none.stderr)")
 
         let hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "two", monitors: ["eDP-1", "eDP-2"])
         let several = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": hyprland.signature])
         several.process.waitUntilExit()
         #expect(several.process.terminationStatus == 69)
-        #expect(several.stderr.contains("several built-in panels (eDP-1, eDP-2); choose one with --output"), "\(several.stderr)")
+        #expect(
+            several.stderr.contains("several built-in panels (eDP-1, eDP-2); choose one with --output"),
+            "\(several.stderr)")
 
         let niri = try session.follow(["--compositor", "niri", "--disable-in-tablet-mode", "kbd"], environment: [:])
         niri.process.waitUntilExit()

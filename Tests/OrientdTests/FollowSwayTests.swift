@@ -27,17 +27,19 @@ struct FollowSwayTests {
         let firstSocket = sway.socket
         var feed = try PoseFeed(folder: folder)
         feed.hold(.portrait)
-        let daemon = try DaemonHarness(["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
+        let daemon = try DaemonHarness(
+            ["--replay", feed.path, "--speed", "max", "--sampling", "always"], folder: folder)
         try daemon.waitUntilListening()
         // The daemon binds, then sets the socket's mode: root connects before that, nobody only after.
-        #expect(waitFor { Self.othersMayConnect(daemon.socket) })
+        #expect(waitFor(timeout: 60) { Self.othersMayConnect(daemon.socket) }, "\(daemon.log)")
 
-        let follow = try WatchedProcess(
+        let follow = try FollowProcess(
             HeadlessSway.asNobody[0],
             Array(HeadlessSway.asNobody.dropFirst()) + [OrientdProcess.orientctl, "--socket", daemon.socket, "follow"],
             environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": sway.runtime, "SWAYSOCK": firstSocket],
             errorLog: folder + "/follow.log")
-        var seen = try #require(follow.waitForLine { $0.contains("transform normal") }, "\(follow.transcript)\n\(daemon.log)")
+        var seen = try #require(
+            follow.waitForLine { $0.contains("transform normal") }, "\(follow.transcript)\n\(daemon.log)")
         #expect(try sway.outputs()["HEADLESS-1"] == "normal")
 
         for (device, transform) in Self.turns {
@@ -82,7 +84,8 @@ struct FollowSwayTests {
         try daemon.restart(["--replay", feed.path, "--speed", "max", "--sampling", "always"])
         try daemon.waitUntilListening()
         seen = try #require(
-            follow.waitForLine(after: seen + 1) { $0 == "output \"HEADLESS-1\" transform 180" }, "\(follow.transcript)")
+            follow.waitForLine(after: seen + 1) { $0 == "output \"HEADLESS-1\" transform 180" },
+            "\(follow.transcript)\n\(daemon.log)")
         #expect(try sway.outputs()["HEADLESS-1"] == "180")
         #expect(follow.process.isRunning)
         follow.stop()
