@@ -10,7 +10,8 @@ extension Orientctl {
             abstract: "Turn the screen, touchscreen and pen with the interface orientation (sway, Hyprland, niri).",
             discussion: """
                 Talks to the compositor through its own IPC socket. Each request is printed on standard output as \
-                it is sent (with --dry-run, instead of being sent). A locked rotation (orientctl lock, or \
+                it is sent (with --dry-run, instead of being sent); lines starting with # say which compositor and \
+                output are in use, and when the lock starts and ends. A locked rotation (orientctl lock, or \
                 --no-autorotate) never turns the screen, not even at start; unlocking applies the current \
                 orientation. When orientd or the compositor restarts, follow reconnects (waiting 0.1 s, doubling \
                 to 5 s) and applies the current state again. Stopped by SIGINT or SIGTERM.
