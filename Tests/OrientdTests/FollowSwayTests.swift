@@ -33,11 +33,7 @@ struct FollowSwayTests {
         // The daemon binds, then sets the socket's mode: root connects before that, nobody only after.
         #expect(waitFor(timeout: 60) { Self.othersMayConnect(daemon.socket) }, "\(daemon.log)")
 
-        let follow = try FollowProcess(
-            HeadlessSway.asNobody[0],
-            Array(HeadlessSway.asNobody.dropFirst()) + [OrientdProcess.orientctl, "--socket", daemon.socket, "follow"],
-            environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": sway.runtime, "SWAYSOCK": firstSocket],
-            errorLog: folder + "/follow.log")
+        let follow = try Self.follow(sway, daemon: daemon, folder: folder)
         var seen = try #require(
             follow.waitForLine { $0.contains("transform normal") }, "\(follow.transcript)\n\(daemon.log)")
         #expect(try sway.outputs()["HEADLESS-1"] == "normal")
@@ -89,6 +85,51 @@ struct FollowSwayTests {
         #expect(try sway.outputs()["HEADLESS-1"] == "180")
         #expect(follow.process.isRunning)
         follow.stop()
+    }
+
+    @Test("A convertible folded into a tablet turns the named keyboard off, and on again when opened")
+    func tabletMode() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sway = try HeadlessSway(folder: folder)
+        try sway.start()
+        // Open at 100°, folded back to 360° and held, then opened again to 100° (tablet mode on past 200°, off
+        // below 160°), at 50 Hz.
+        let samples = (0..<500).map { i in
+            let t = Double(i) / 50
+            let theta =
+                t < 2 ? 100 : t < 3 ? 100 + 260 * (t - 2) : t < 6 ? 360 : t < 7 ? 360 - 260 * (t - 6) : 100
+            return ConvertibleTrace.sample(time: t, theta: theta)
+        }
+        let trace = try ConvertibleTrace.write(samples)
+        let traceFolder = URL(fileURLWithPath: trace).deletingLastPathComponent().path
+        defer { try? FileManager.default.removeItem(atPath: traceFolder) }
+        let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--replay-wait-for", "1"], folder: folder)
+        try daemon.waitUntilListening()
+        #expect(waitFor(timeout: 60) { Self.othersMayConnect(daemon.socket) }, "\(daemon.log)")
+
+        let keyboard = "1:1:AT_Translated_Set_2_keyboard"
+        let follow = try Self.follow(
+            sway, daemon: daemon, folder: folder, options: ["--disable-in-tablet-mode", keyboard])
+        let command = { (state: String) in "input \"\(keyboard)\" events \(state)" }
+        // Printed once sway answered success: on outside tablet mode, off in it, on again after.
+        let on = try #require(follow.waitForLine { $0 == command("enabled") }, "\(follow.transcript)")
+        let off = try #require(follow.waitForLine(after: on) { $0 == command("disabled") }, "\(follow.transcript)")
+        #expect(follow.waitForLine(after: off) { $0 == command("enabled") } != nil, "\(follow.transcript)")
+        #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
+        follow.stop()
+    }
+
+    /// `orientctl follow` as nobody, in sway's session.
+    static func follow(
+        _ sway: HeadlessSway, daemon: DaemonHarness, folder: String, options: [String] = []
+    ) throws -> FollowProcess {
+        try FollowProcess(
+            HeadlessSway.asNobody[0],
+            Array(HeadlessSway.asNobody.dropFirst())
+                + [OrientdProcess.orientctl, "--socket", daemon.socket, "follow"] + options,
+            environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": sway.runtime, "SWAYSOCK": sway.socket],
+            errorLog: folder + "/follow-\(UUID().uuidString.prefix(8)).log")
     }
 
     static func othersMayConnect(_ path: String) -> Bool {
