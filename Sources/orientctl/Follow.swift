@@ -34,7 +34,8 @@ extension Orientctl {
                 "Input devices to turn off in tablet mode and on after, as the compositor names them "
                     + "(swaymsg -t get_inputs, hyprctl devices).", valueName: "device"))
         var disableInTabletMode: [String] = []
-        @Flag(help: "Print the requests without sending them.") var dryRun = false
+        @Flag(help: "Print the requests without sending them (the compositor is still asked for its outputs).")
+        var dryRun = false
 
         func validate() throws {
             guard compositor == "auto" || CompositorKind(rawValue: compositor) != nil else {
@@ -163,7 +164,10 @@ actor CompositorLink {
             printLine(state.locked ? "# locked: the screen stays as it is" : "# unlocked")
             reportedLock = state.locked
         }
-        if client == nil, !connect() { return }
+        if client == nil {
+            // While the reconnection loop runs, it applies the newest state once it succeeds.
+            guard !reconnecting, connect() else { return }
+        }
         apply()
     }
 
