@@ -12,6 +12,8 @@ UNITDIR ?= /etc/systemd/system
 UDEVRULESDIR ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /etc/sysusers.d
 DBUSPOLICYDIR ?= /usr/share/dbus-1/system.d
+# systemd --user units for every user (orientd-follow.service).
+USERUNITDIR ?= /etc/systemd/user
 # /usr/local/share/dbus-1/system-services is searched too, so this one follows PREFIX.
 DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/system-services
 SYSCONFDIR ?= /etc
@@ -75,6 +77,11 @@ check-units:
 	cp Systemd/orientd.socket .build/units/with-switch/
 	systemd-analyze verify .build/units/with-switch/orientd.service .build/units/with-switch/orientd.socket
 	systemd-analyze security --offline=true --threshold=15 .build/units/with-switch/orientd.service | tail -n 1
+	# The user unit, verified by a user manager of its own (which needs a runtime directory).
+	$(SWIFT) build --product orientctl
+	mkdir -p .build/units/user .build/units/xdg && chmod 700 .build/units/xdg
+	sed -e 's|@BINDIR@|$(CURDIR)/.build/debug|' -e 's|@DOCDIR@|$(CURDIR)|' Systemd/orientd-follow.service.in > .build/units/user/orientd-follow.service
+	XDG_RUNTIME_DIR=$(CURDIR)/.build/units/xdg systemd-analyze --user verify .build/units/user/orientd-follow.service
 
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
@@ -110,6 +117,7 @@ install: release
 	install -m 0755 -s .build/release/orientd .build/release/orientctl $(DESTDIR)$(BINDIR)/
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(USERUNITDIR) && sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
 	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf

@@ -110,11 +110,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `orientctl follow`'s compositor side: sway's, Hyprland's and niri's IPC, and the pure decisions.
+        .target(
+            name: "OrientFollow",
+            dependencies: ["OrientProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .executableTarget(
             name: "orientctl",
             dependencies: [
                 "OrientCore",
                 "OrientProtocol",
+                "OrientFollow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -151,6 +157,7 @@ let package = Package(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
+        .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",

@@ -11,8 +11,9 @@ set -euo pipefail
 # locales: the facade's tests check that fr_FR.UTF-8 changes nothing.
 # strace: the state file's tests see its fsyncs, and slow them down, through it.
 # groff-base: scripts/check-docs.sh renders the generated manual pages.
+# sway: orientctl follow's tests run it headless (swaymsg checks its outputs).
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
-    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base)
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -10,7 +10,7 @@ struct Orientctl: AsyncParsableCommand {
             Exit status: 0 success, 64 bad usage, 65 the daemon refused the request (bad or empty mask), \
             69 the daemon is not running, 77 permission denied, 70 an unexpected reply.
             """,
-        subcommands: [Get.self, Monitor.self, Watch.self, Lock.self, Unlock.self, Mask.self, Status.self]
+        subcommands: [Get.self, Monitor.self, Watch.self, Follow.self, Lock.self, Unlock.self, Mask.self, Status.self]
     )
 
     // Declared here too so that `orientctl --socket PATH get` works as well as `orientctl get --socket PATH`.

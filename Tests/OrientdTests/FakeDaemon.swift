@@ -21,11 +21,7 @@ final class FakeDaemon {
     ///     client to hang up (`monitor` and `watch` read until the daemon goes).
     init(path: String, delay: Double = 0, hangUp: Bool = false, reply: @escaping @Sendable (String) -> String) throws {
         self.path = path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard withUnixAddress(path, { bind(listener, $0, $1) }) == 0, listen(listener, 1) == 0 else {
-            Glibc.close(listener)
-            throw HarnessError("cannot listen on \(path): \(String(cString: strerror(errno)))")
-        }
+        let listener = try listeningSocket(path, backlog: 1)
         self.listener = listener
         let received = received
         Thread.detachNewThread {

@@ -104,24 +104,39 @@ final class LineProcess {
     private var pending = ""
     private(set) var lines: [String] = []
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    /// `inherit`: the test's own environment under `environment`; else `environment` alone. Standard error goes
+    /// to `errorLog` when given.
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String], inherit: Bool = true,
+        errorLog: String? = nil
+    ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = inherit ? ProcessInfo.processInfo.environment.merging(environment) { $1 } : environment
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
 
     /// Waits until a line from index `start` on satisfies `matches`; returns it.
     @discardableResult
     func waitForLine(after start: Int = 0, timeout: Double = 10, _ matches: (String) -> Bool) -> String? {
+        waitForLineIndex(after: start, timeout: timeout, matches).map { lines[$0] }
+    }
+
+    /// Like ``waitForLine(after:timeout:_:)``, returning the line's index.
+    func waitForLineIndex(after start: Int = 0, timeout: Double = 10, _ matches: (String) -> Bool) -> Int? {
         let deadline = Date().addingTimeInterval(timeout)
         var index = start
         while true {
             while index < lines.count {
-                if matches(lines[index]) { return lines[index] }
+                if matches(lines[index]) { return index }
                 index += 1
             }
             let left = deadline.timeIntervalSinceNow

@@ -22,6 +22,11 @@ struct TestPrerequisitesTests {
         #expect(ServiceUser.isAvailable, "\(ServiceUser.skipReason)")
     }
 
+    @Test("sway is installed and the tests run as root (orientctl follow's tests run it as nobody)")
+    func sway() {
+        #expect(HeadlessSway.isAvailable, "\(HeadlessSway.skipReason)")
+    }
+
     @Test("strace is installed (the state file's system-call tests)")
     func strace() {
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "install strace")

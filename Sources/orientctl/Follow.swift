@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import OrientFollow
+import OrientProtocol
+
+extension Orientctl {
+    /// `orientctl follow`: turn the built-in screen, its touchscreen and its pen on sway, Hyprland and niri.
+    struct Follow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the screen, touchscreen and pen with the interface orientation (sway, Hyprland, niri).",
+            discussion: """
+                Talks to the compositor through its own IPC socket. Each request is printed on standard output as \
+                it is sent (with --dry-run, instead of being sent); lines starting with # say which compositor and \
+                output are in use, and when the lock starts and ends. A locked rotation (orientctl lock, or \
+                --no-autorotate) never turns the screen, not even at start; unlocking applies the current \
+                orientation. When orientd or the compositor restarts, follow reconnects (waiting 0.1 s, doubling \
+                to 5 s) and applies the current state again. Stopped by SIGINT or SIGTERM.
+                """
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var settings: SubscriptionOptions
+        @Option(
+            help: "auto (from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE or NIRI_SOCKET), sway, hyprland or niri.",
+            completion: .list(["auto"] + CompositorKind.allCases.map(\.rawValue)))
+        var compositor = "auto"
+        @Option(help: "The output to turn (default: the built-in eDP, LVDS or DSI panel, else the only output).")
+        var output: String?
+        @Flag(help: "Leave the touchscreen's mapping alone.") var noTouch = false
+        @Flag(help: "Leave the pen's (tablet tools') mapping alone.") var noPen = false
+        @Option(
+            parsing: .upToNextOption,
+            help: ArgumentHelp(
+                "Input devices to turn off in tablet mode and on after, as the compositor names them "
+                    + "(swaymsg -t get_inputs, hyprctl devices).", valueName: "device"))
+        var disableInTabletMode: [String] = []
+        @Flag(help: "Print the requests without sending them (the compositor is still asked for its outputs).")
+        var dryRun = false
+
+        func validate() throws {
+            guard compositor == "auto" || CompositorKind(rawValue: compositor) != nil else {
+                throw ValidationError("--compositor: expected auto, sway, hyprland or niri, not \"\(compositor)\"")
+            }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let environment = ProcessInfo.processInfo.environment
+                var kind = CompositorKind(rawValue: compositor)
+                if kind == nil {
+                    do throws(FollowError) {
+                        kind = try CompositorKind.detect(environment: environment)
+                    } catch {
+                        throw ClientError(message: error.description, status: ExitCode(69))
+                    }
+                }
+                guard let kind else { return }
+                if kind == .niri, !disableInTabletMode.isEmpty {
+                    throw ClientError(
+                        message: "--disable-in-tablet-mode: niri's IPC cannot turn input devices off",
+                        status: .validationFailure)
+                }
+                let link = CompositorLink(
+                    kind: kind, environment: environment, output: output, dryRun: dryRun,
+                    settings: FollowSettings(touch: !noTouch, pen: !noPen, disableInTabletMode: disableInTabletMode))
+                try await followDaemon(link)
+            }
+        }
+
+        /// Subscribes and hands every state to the compositor side; reconnects when the daemon goes away.
+        private func followDaemon(_ link: CompositorLink) async throws {
+            var backoff = Backoff()
+            var subscribedOnce = false
+            while true {
+                do {
+                    try await DaemonClient.withConnection(path: connection.path) { client in
+                        let (text, reply) = try await client.requestRaw(settings.requestFields(op: "subscribe"))
+                        backoff.reset()
+                        subscribedOnce = true
+                        await link.update(FollowState(reply, text: text))
+                        while let (text, message) = try await client.nextLine() {
+                            guard message.event != nil else { continue }
+                            await link.update(FollowState(message, text: text))
+                        }
+                    }
+                    writeStandardError("orientctl: orientd closed the connection; reconnecting\n")
+                } catch let error as ClientError
+                    where error.status == ExitCode(65) || !subscribedOnce && error.status != ExitCode(69)
+                {
+                    // A refused subscription (a bad mask) and, at start, permission denied are the user's to fix.
+                    // After a restart permission denied is the moment between the daemon binding its socket and
+                    // setting its mode.
+                    throw error
+                } catch {
+                    // Not running, reset by a daemon killed mid-line, or gone: all end in the same retry.
+                    if backoff.isFirst {
+                        writeStandardError("orientctl: \((error as? ClientError)?.message ?? "\(error)"); retrying\n")
+                    }
+                }
+                try await Task.sleep(for: backoff.next())
+            }
+        }
+    }
+}
+
+extension FollowState {
+    /// The fields follow uses, from one of the daemon's lines. `rotation` is read from the line itself until
+    /// ServerMessage carries it.
+    init(_ message: ServerMessage, text: String) {
+        struct RotationField: Decodable { let rotation: Int? }
+        let rotation = try? JSONDecoder().decode(RotationField.self, from: Data(text.utf8)).rotation
+        self.init(
+            interface: message.interface ?? "unknown", locked: message.locked ?? false, tabletMode: message.tabletMode,
+            rotation: rotation ?? nil)
+    }
+}
+
+/// Waits between reconnections: 0.1 s, doubling to 5 s.
+struct Backoff {
+    private var delay = Duration.milliseconds(100)
+    private(set) var isFirst = true
+
+    mutating func next() -> Duration {
+        defer {
+            isFirst = false
+            delay = min(delay * 2, .seconds(5))
+        }
+        return delay
+    }
+
+    mutating func reset() {
+        delay = .milliseconds(100)
+        isFirst = true
+    }
+}
+
+/// The compositor side: one connection at a time, the planner's memory of what it applied there, and the newest
+/// state, applied again whenever a new connection is made.
+actor CompositorLink {
+    private let kind: CompositorKind
+    private let environment: [String: String]
+    private let requestedOutput: String?
+    private let dryRun: Bool
+    private let settings: FollowSettings
+    private var client: (any CompositorClient)?
+    private var output = ""
+    private var planner: FollowPlanner
+    private var latest: FollowState?
+    private var reconnecting = false
+    private var reportedLock = false
+
+    init(kind: CompositorKind, environment: [String: String], output: String?, dryRun: Bool, settings: FollowSettings) {
+        self.kind = kind
+        self.environment = environment
+        self.requestedOutput = output
+        self.dryRun = dryRun
+        self.settings = settings
+        planner = FollowPlanner(settings: settings)
+    }
+
+    func update(_ state: FollowState) {
+        latest = state
+        if state.locked != reportedLock {
+            printLine(state.locked ? "# locked: the screen stays as it is" : "# unlocked")
+            reportedLock = state.locked
+        }
+        if client == nil {
+            // While the reconnection loop runs, it applies the newest state once it succeeds.
+            guard !reconnecting, connect() else { return }
+        }
+        apply()
+    }
+
+    /// Applies the newest state; a failure that a restart may cure drops the connection and starts reconnecting.
+    private func apply() {
+        guard let client, let latest else { return }
+        let actions = planner.actions(for: latest)
+        do {
+            for request in try client.requests(for: actions, output: output) {
+                if !dryRun { try client.send(request) }
+                printLine(request)
+            }
+        } catch {
+            writeStandardError("orientctl: \(error.description)\n")
+            if error.retry { lost(client) }
+        }
+    }
+
+    /// Connects and chooses the output; on failure starts the reconnection loop and returns false.
+    private func connect() -> Bool {
+        do {
+            try adopt(try CompositorSocket.connect(kind, environment: environment))
+            return true
+        } catch {
+            writeStandardError("orientctl: \(error.description)\n")
+            if !error.retry { Foundation.exit(69) }
+            startReconnecting()
+            return false
+        }
+    }
+
+    /// Takes a new connection: its output, and a planner that has applied nothing there yet.
+    private func adopt(_ candidate: any CompositorClient) throws(FollowError) {
+        output = try OutputChoice.choose(from: try candidate.outputNames(), requested: requestedOutput)
+        client = candidate
+        planner = FollowPlanner(settings: settings)
+        printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)")
+        watch(candidate)
+    }
+
+    /// A thread waits for the compositor to go away (it blocks in poll or read, so not on Swift's few
+    /// cooperative threads).
+    private func watch(_ candidate: any CompositorClient) {
+        let thread = Thread { [weak self] in
+            candidate.waitUntilGone()
+            Task { await self?.lost(candidate) }
+        }
+        thread.start()
+    }
+
+    private func lost(_ gone: any CompositorClient) {
+        guard client === gone else { return }
+        writeStandardError("orientctl: lost \(kind.rawValue) at \(gone.socketPath); reconnecting\n")
+        client = nil
+        startReconnecting()
+    }
+
+    private func startReconnecting() {
+        guard !reconnecting else { return }
+        reconnecting = true
+        Task {
+            var backoff = Backoff()
+            while await !self.tryReconnect() {
+                try? await Task.sleep(for: backoff.next())
+            }
+        }
+    }
+
+    /// One attempt of the reconnection loop; quiet while no socket answers, so a long absence logs nothing more.
+    private func tryReconnect() -> Bool {
+        if client == nil {
+            guard let candidate = try? CompositorSocket.connect(kind, environment: environment) else { return false }
+            do {
+                try adopt(candidate)
+            } catch {
+                writeStandardError("orientctl: \(error.description)\n")
+                if !error.retry { Foundation.exit(69) }
+                return false
+            }
+            apply()
+        }
+        reconnecting = false
+        return true
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix socket server run on threads: each accepted connection is handed to `serve` on a thread of its own.
+final class StandInListener: @unchecked Sendable {
+    let path: String
+    private let listener: Int32
+    private let lock = NSLock()
+    private var connections: [Int32] = []
+    private var stopped = false
+
+    init(path: String, serve: @escaping @Sendable (Int32) -> Void) throws {
+        self.path = path
+        let listener = try listeningSocket(path, backlog: 16)
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                lock.withLock { connections.append(connection) }
+                Thread.detachNewThread {
+                    serve(connection)
+                    self.lock.withLock { self.connections.removeAll { $0 == connection } }
+                    Glibc.close(connection)
+                }
+            }
+        }
+    }
+
+    /// Stops as a compositor that exits: the listener goes, every connection is hung up, the socket file removed.
+    func stop() {
+        // Once only: the descriptor's number may belong to another socket afterwards.
+        guard
+            !lock.withLock({
+                defer { stopped = true }
+                return stopped
+            })
+        else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+        lock.withLock { for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) } }
+        unlink(path)
+    }
+
+    static func readLine(_ fd: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            guard read(fd, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+
+    static func readToEnd(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[0..<n]
+        }
+    }
+
+    static func write(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
+
+/// A Unix stream socket bound to `path` and listening.
+func listeningSocket(_ path: String, backlog: Int32) throws -> Int32 {
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard withUnixAddress(path, { bind(listener, $0, $1) }) == 0, listen(listener, backlog) == 0 else {
+        Glibc.close(listener)
+        throw HarnessError("cannot listen on \(path): \(String(cString: strerror(errno)))")
+    }
+    return listener
+}
+
+/// What a stand-in was asked, for the tests to check.
+final class RecordedRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [String] = []
+    private var transforms: [String: String] = [:]
+
+    func record(_ request: String) { lock.withLock { requests.append(request) } }
+    var all: [String] { lock.withLock { requests } }
+    func transform(of output: String) -> String? { lock.withLock { transforms[output] } }
+    func setTransform(_ value: String, of output: String) { lock.withLock { transforms[output] = value } }
+}
+
+/// Hyprland's two sockets as wiki.hypr.land/IPC describes them: `.socket.sock` takes one `[flags]/command args`
+/// request per connection, answers and closes (`j/monitors` in JSON as hyprctl -j prints it; `eval` answers
+/// `ok`); `.socket2.sock` streams `EVENT>>DATA` lines and is closed when Hyprland exits.
+final class HyprlandStandIn {
+    let signature: String
+    let requests = RecordedRequests()
+    private var listeners: [StandInListener] = []
+
+    init(runtime: String, signature: String, monitors: [String]) throws {
+        self.signature = signature
+        let folder = runtime + "/hypr/" + signature
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in monitors { requests.setTransform("0", of: name) }
+        let requests = requests
+        listeners.append(
+            try StandInListener(path: folder + "/.socket.sock") { fd in
+                let request = StandInListener.readToEnd(fd)
+                requests.record(request)
+                StandInListener.write(fd, Self.answer(request, monitors: monitors, requests: requests))
+            })
+        listeners.append(
+            try StandInListener(path: folder + "/.socket2.sock") { fd in
+                StandInListener.write(fd, "monitoradded>>\(monitors[0])\n")
+                _ = StandInListener.readToEnd(fd)
+            })
+    }
+
+    private static func answer(_ request: String, monitors: [String], requests: RecordedRequests) -> String {
+        // Flags are what comes before a '/' that precedes the first space.
+        let slash = request.firstIndex(of: "/")
+        let space = request.firstIndex(of: " ")
+        var flags = Substring("")
+        var command = Substring(request)
+        if let slash, space == nil || slash < space! {
+            flags = request[..<slash]
+            command = request[request.index(after: slash)...]
+        }
+        if command == "monitors" {
+            let list = monitors.enumerated().map { index, name in
+                """
+                {"id": \(index), "name": "\(name)", "description": "Stand-in \(name)", "make": "Stand-in", \
+                "model": "\(name)", \
+                "serial": "", "width": 2880, "height": 1800, "refreshRate": 90.00100, "x": \(index * 2880), "y": 0, \
+                "activeWorkspace": {"id": 1, "name": "1"}, "reserved": [0, 0, 0, 0], "scale": 1.50, \
+                "transform": \(requests.transform(of: name) ?? "0"), "focused": \(index == 0), "dpmsStatus": true, \
+                "vrr": false, "disabled": false, "currentFormat": "XRGB8888", "mirrorOf": "none"}
+                """
+            }
+            return flags.contains("j") ? "[" + list.joined(separator: ",") + "]" : "unsupported without j"
+        }
+        guard command.hasPrefix("eval ") else { return "unknown request" }
+        let lua = String(command.dropFirst(5))
+        if lua.hasPrefix("hl.monitor({"), let output = field("output", in: lua),
+            let transform = field("transform", in: lua)
+        {
+            guard monitors.contains(output) else { return "no such monitor" }
+            requests.setTransform(transform, of: output)
+            return "ok"
+        }
+        return lua.hasPrefix("hl.config({") || lua.hasPrefix("hl.device({") ? "ok" : "lua error"
+    }
+
+    /// `key = "value"` or `key = value` in a Lua table constructor.
+    private static func field(_ key: String, in lua: String) -> String? {
+        guard let range = lua.range(of: key + " = ") else { return nil }
+        var rest = lua[range.upperBound...]
+        if rest.first == "\"" {
+            rest = rest.dropFirst()
+            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        }
+        return String(rest.prefix { $0.isNumber })
+    }
+
+    func stop() { for listener in listeners { listener.stop() } }
+    deinit { stop() }
+}
+
+/// niri's socket as niri-ipc documents it: a JSON request per line, a JSON reply per line (`{"Ok":…}` or
+/// `{"Err":"…"}`), serde's spelling of niri's types.
+final class NiriStandIn {
+    let path: String
+    let requests = RecordedRequests()
+    private var listener: StandInListener?
+    static let transforms = ["Normal", "90", "180", "270", "Flipped", "Flipped90", "Flipped180", "Flipped270"]
+
+    init(path: String, outputs: [String]) throws {
+        self.path = path
+        for name in outputs { requests.setTransform("Normal", of: name) }
+        let requests = requests
+        listener = try StandInListener(path: path) { fd in
+            while let line = StandInListener.readLine(fd) {
+                requests.record(line)
+                StandInListener.write(fd, Self.answer(line, outputs: outputs, requests: requests) + "\n")
+            }
+        }
+    }
+
+    private static func answer(_ line: String, outputs: [String], requests: RecordedRequests) -> String {
+        guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed) else {
+            return #"{"Err":"error parsing request"}"#
+        }
+        if request as? String == "Outputs" {
+            let members = outputs.map { name in
+                """
+                "\(name)":{"name":"\(name)","make":"Stand-in","model":"\(name)","serial":null,\
+                "physical_size":[300,190],\
+                "modes":[{"width":2880,"height":1800,"refresh_rate":90001,"is_preferred":true}],"current_mode":0,\
+                "is_custom_mode":false,"vrr_supported":false,"vrr_enabled":false,"logical":{"x":0,"y":0,"width":1920,\
+                "height":1200,"scale":1.5,"transform":"\(requests.transform(of: name) ?? "Normal")"}}
+                """
+            }
+            return #"{"Ok":{"Outputs":{"# + members.joined(separator: ",") + "}}}"
+        }
+        guard let object = request as? [String: Any], object.count == 1,
+            let output = object["Output"] as? [String: Any],
+            let name = output["output"] as? String, let action = output["action"] as? [String: Any],
+            let transform = (action["Transform"] as? [String: Any])?["transform"] as? String,
+            transforms.contains(transform)
+        else { return #"{"Err":"error parsing request"}"# }
+        guard outputs.contains(name) else { return #"{"Ok":{"OutputConfigChanged":"OutputWasMissing"}}"# }
+        requests.setTransform(transform, of: name)
+        return #"{"Ok":{"OutputConfigChanged":"Applied"}}"#
+    }
+
+    func stop() { listener?.stop() }
+    deinit { stop() }
+}
