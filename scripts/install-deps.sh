@@ -13,6 +13,8 @@ set -euo pipefail
 # groff-base: scripts/check-docs.sh renders the generated manual pages.
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
     gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base)
+# Named on the command line: what one target needs besides (make deb: debhelper; make check-deb: lintian).
+packages+=("$@")
 
 missing=()
 for package in "${packages[@]}"; do
