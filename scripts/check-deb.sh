@@ -18,10 +18,9 @@ fail() { echo "check-deb: $*" >&2; exit 1; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 # Installed, or removed with its configuration left: anything but purged or never seen.
 known() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -qv "not-installed"; }
-apt_get() { apt-get -y -qq -o DPkg::Lock::Timeout=600 "$@"; }
+apt_get() { apt-get -y -qq -o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 "$@"; }
 
-# Errors and warnings fail the check; each warning left is overridden in debian/orientd.lintian-overrides, with
-# why, and listed in the README.
+# Errors and warnings fail the check (there are none; the README's "Debian package" has the info-level tags).
 lintian --fail-on error,warning "$deb"
 
 # The purge would take these with it: an installed package, or what `make install` put in the package's places.
@@ -31,15 +30,22 @@ for path in /etc/orientd /var/lib/orientd; do
 done
 
 had_proxy=no
-installed iio-sensor-proxy && had_proxy=yes
-daemon=
+if installed iio-sensor-proxy; then
+    had_proxy=yes
+    proxy_mark=$(apt-mark showauto iio-sensor-proxy | grep -qx iio-sensor-proxy && echo auto || echo manual)
+    # Into apt's cache now, so that putting it back takes seconds and no network.
+    apt_get install --download-only --reinstall --no-install-recommends iio-sensor-proxy
+fi
+# The processes this starts, while they run.
+bus= daemon=
 restore() {
     local status=$?
     trap - EXIT
-    [ -z "$daemon" ] || kill "$daemon" 2>/dev/null || true
+    for pid in $bus $daemon; do kill "$pid" 2>/dev/null || true; done
     if known orientd; then apt_get purge orientd || status=1; fi
     if [ "$had_proxy" = yes ] && ! installed iio-sensor-proxy; then
-        apt_get install --no-install-recommends iio-sensor-proxy || status=1
+        apt_get install --no-install-recommends iio-sensor-proxy && apt-mark -qq "$proxy_mark" iio-sensor-proxy ||
+            status=1
         # As scripts/install-deps.sh leaves it: its daemon never runs beside orientd's tests.
         if [ -d /run/systemd/system ]; then systemctl disable --now iio-sensor-proxy.service || true; fi
     fi
@@ -69,12 +75,37 @@ dpkg-query -W -f='${Conffiles}' orientd | grep -q " /etc/orientd/orientd.conf " 
 grep -q "^ExecStart=/usr/bin/orientd run$" /usr/lib/systemd/system/orientd.service ||
     fail "orientd.service does not start /usr/bin/orientd"
 systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket
+man -w orientd orientctl >/dev/null || fail "no manual pages"
+
+run=$(mktemp -d)
+chmod 0755 "$run"
+
+# A bus of its own that reads the system bus's directories, as dbus-daemon reads them at boot: it starts only if
+# every policy file there parses, and it lists net.hadess.SensorProxy as activatable from orientd's file. It
+# prints its address once it listens.
+cat > "$run/bus.conf" <<BUS
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$run/bus.sock</listen>
+  <auth>EXTERNAL</auth>
+  <standard_system_servicedirs/>
+  <includedir>/usr/share/dbus-1/system.d</includedir>
+  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/></policy>
+</busconfig>
+BUS
+exec {bus_output}< <(exec dbus-daemon --config-file="$run/bus.conf" --nofork --nopidfile --print-address 2>&1)
+bus=$!
+read -r -t 60 address <&"$bus_output" && [[ $address == unix:* ]] || fail "dbus-daemon does not start: $address"
+dbus-send --bus="$address" --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.ListActivatableNames | grep -q '"net.hadess.SensorProxy"' ||
+    fail "the system bus's directories do not make net.hadess.SensorProxy activatable"
+kill "$bus"
+wait "$bus" || true
+bus=
 
 # The installed daemon as orientd.socket starts it: systemd-socket-activate listens, says so, and starts the
 # daemon (as user orientd, in the state directory the unit's StateDirectory= makes) at the first connection,
 # which orientctl's request is; the daemon accepts it once it is up. Its output goes to a log.
-run=$(mktemp -d)
-chmod 0755 "$run"
 install -m 0644 Traces/demo.trace "$run/"
 install -d -o orientd -g orientd /var/lib/orientd
 exec {daemon_output}< <(exec systemd-socket-activate -l "$run/orientd.sock" \
