@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 # from it (git ignores it), dated by the last commit as the manual pages are, so that a rebuild of the same
 # commit gives the same package.
 version=$(.build/release/orientd --version)
+dpkg --validate-version "$version" ||
+    { echo "build-deb: orientd --version printed '$version', not a Debian version" >&2; exit 1; }
 maintainer=$(sed -n 's/^Maintainer: //p' debian/control)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 date=$(git log -1 --format=%cD 2>/dev/null || date -R)
