@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 
 # The package's version is the daemon's own (Sources/orientd/OrientdVersion.swift), as the release binary
 # reports it, so that `dpkg -s orientd` and `orientd --version` cannot disagree. debian/changelog is written
-# from it (git ignores it), dated by the last commit as the manual pages are, so that a rebuild of the same
-# commit gives the same package.
+# from it (git ignores it), dated by the last commit as the manual pages are, not by the day of the build.
 version=$(.build/release/orientd --version)
 dpkg --validate-version "$version" ||
     { echo "build-deb: orientd --version printed '$version', not a Debian version" >&2; exit 1; }
