@@ -80,6 +80,13 @@ man -w orientd orientctl >/dev/null || fail "no manual pages"
 run=$(mktemp -d)
 chmod 0755 "$run"
 
+# The postinst's `systemd-sysusers orientd.conf`, in an empty root holding the installed file: the user existed
+# here before (scripts/install-deps.sh makes it for the tests), so its creation is seen there.
+mkdir -p "$run/root/etc" "$run/root/usr/lib/sysusers.d"
+cp /usr/lib/sysusers.d/orientd.conf "$run/root/usr/lib/sysusers.d/"
+systemd-sysusers --root="$run/root" orientd.conf >/dev/null 2>&1
+grep -q "^orientd:x:[0-9]*:[0-9]*:" "$run/root/etc/passwd" || fail "systemd-sysusers orientd.conf makes no user"
+
 # A bus of its own that reads the system bus's directories, as dbus-daemon reads them at boot: it starts only if
 # every policy file there parses, and it lists net.hadess.SensorProxy as activatable from orientd's file. It
 # prints its address once it listens.
