@@ -102,6 +102,10 @@ docs:
 		$(DOCS_FROM)/$$tool --generate-completion-script zsh > .build/docs/completions/_$$tool || exit 1; \
 		$(DOCS_FROM)/$$tool --generate-completion-script fish > .build/docs/completions/$$tool.fish || exit 1; \
 	done
+	# The blank lines generate-manual leaves inside a subcommand's text become paragraph breaks, which groff
+	# otherwise warns of; bash completions are sourced, never run, so they lose their #! line (lintian).
+	sed -i 's/^$$/.Pp/' .build/docs/man/*.1
+	sed -i '1{/^#!/d}' .build/docs/completions/*.bash
 
 check-docs:
 	$(SWIFT) build --product orientd
@@ -139,6 +143,19 @@ install: release
 	if [ -z "$(DESTDIR)" ]; then systemd-sysusers $(SYSUSERSDIR)/orientd.conf; fi
 	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
 		"&& udevadm trigger --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
+
+# The Debian package (debian/), built with debhelper from the release binaries; the last line printed is the
+# path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb
+.PHONY: deb check-deb
+deb: release
+	scripts/install-deps.sh debhelper
+	scripts/build-deb.sh
+
+# Builds the package, runs lintian, installs it, checks it and the daemon it holds, and purges it
+# (scripts/check-deb.sh says what, and how the machine is put back as it was).
+check-deb: deb
+	scripts/install-deps.sh lintian
+	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb)
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

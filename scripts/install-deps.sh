@@ -14,6 +14,8 @@ set -euo pipefail
 # sway: orientctl follow's tests run it headless (swaymsg checks its outputs).
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
     gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway)
+# Named on the command line: what one target needs besides (make deb: debhelper; make check-deb: lintian).
+packages+=("$@")
 
 missing=()
 for package in "${packages[@]}"; do
