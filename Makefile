@@ -142,7 +142,7 @@ install: release
 	# The user and group must exist before udev, dbus-daemon and systemd read the files that name them.
 	if [ -z "$(DESTDIR)" ]; then systemd-sysusers $(SYSUSERSDIR)/orientd.conf; fi
 	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
-		"&& udevadm trigger --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
+		"&& udevadm trigger --action=add --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
 
 # The Debian package (debian/), built with debhelper from the release binaries; the last line printed is the
 # path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb
