@@ -50,8 +50,8 @@ let package = Package(
         // The interface between sample sources and the daemon: events, sensor descriptions, capture handles.
         // Pure Swift, so that the server can use it without linking libiio.
         .target(name: "OrientSampleSource", dependencies: ["OrientCore"]),
-        // Small POSIX helpers for the threads that block in C calls: naming them, waking their poll.
-        .target(name: "OrientPosix"),
+        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes.
+        .target(name: "OrientPosix", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
@@ -84,6 +84,7 @@ let package = Package(
                 "OrientCore",
                 "OrientProtocol",
                 "OrientSampleSource",
+                "OrientPosix",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
