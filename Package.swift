@@ -47,11 +47,17 @@ let package = Package(
         .target(name: "CExecutorHook"),
         // evdev and uinput requests (ioctl macros), for reading the lid switch and reporting tablet mode.
         .target(name: "CLinuxInput"),
+        // The interface between sample sources and the daemon: events, sensor descriptions, capture handles.
+        // Pure Swift, so that the server can use it without linking libiio.
+        .target(name: "OrientSampleSource", dependencies: ["OrientCore"]),
+        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes.
+        .target(name: "OrientPosix", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
             name: "OrientSensors",
             dependencies: [
-                "OrientCore", "OrientTrace", "OrientInput", "CIIO", "CUdev", .product(name: "Logging", package: "swift-log"),
+                "OrientCore", "OrientTrace", "OrientInput", "OrientSampleSource", "OrientPosix", "CIIO", "CUdev",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Input devices: the tablet-mode switch orientd creates (uinput), the lid switch it reads (evdev).
@@ -65,7 +71,7 @@ let package = Package(
         .target(
             name: "OrientDBus",
             dependencies: [
-                "OrientCore", "OrientProtocol", "OrientSensors", "CSystemd", "CSensorProxyBus",
+                "OrientCore", "OrientProtocol", "OrientPosix", "CSystemd", "CSensorProxyBus",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -77,7 +83,8 @@ let package = Package(
             dependencies: [
                 "OrientCore",
                 "OrientProtocol",
-                "OrientSensors",
+                "OrientSampleSource",
+                "OrientPosix",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

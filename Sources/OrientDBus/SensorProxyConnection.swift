@@ -1,7 +1,6 @@
 import CSensorProxyBus
 import CSystemd
 import Logging
-import OrientSensors
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import Logging
 import NIOPosix
 import OrientCore
 import OrientProtocol
-import OrientSensors
+import OrientPosix
 import ServiceLifecycle
 import Synchronization
 

@@ -70,7 +70,7 @@ extension Scenario {
         seed: UInt64
     ) -> Scenario {
         var random = SeededRandom(seed: seed)
-        let timeline = Timeline(start: start, pieces: pieces)
+        let timeline = Timeline<Piece>(start: start, pieces: pieces)
         let tremorPhase = (random.uniform(0...6), random.uniform(0...6), random.uniform(0...6))
         let tremorFrequency = random.uniform(8...12)
         var samples: [AccelSample] = []
@@ -91,60 +91,36 @@ extension Scenario {
     }
 }
 
-/// The pieces laid end to end, each knowing the pose it starts from.
-struct Timeline {
-    struct Placed {
-        let piece: Piece
-        let start: Double
-        let from: Pose
-    }
-
-    let placed: [Placed]
-    let duration: Double
-    let expectations: [Expectation]
-
-    init(start: Pose, pieces: [Piece]) {
-        var placed: [Placed] = []
-        var expectations: [Expectation] = []
-        var t = 0.0
-        var pose = start
-        var orientation = start.idealOrientation
-        for piece in pieces {
-            placed.append(Placed(piece: piece, start: t, from: pose))
-            let end = t + piece.seconds
-            switch piece {
-            case .hold(let p, _, _), .walk(let p, _):
-                pose = p
-                orientation = p.idealOrientation
-                expectations.append(Expectation(start: t, end: end, kind: .hold(orientation)))
-            case .rotate(let p, _):
-                let transit = Self.transit(from: pose, to: p)
-                pose = p
-                orientation = p.idealOrientation
-                expectations.append(Expectation(start: t, end: end, kind: .rotation(target: orientation, transit: transit)))
-            case .hover(let p, _, _, let allowed):
-                pose = p
-                expectations.append(Expectation(start: t, end: end, kind: .hover(allowed)))
-            case .shake:
-                expectations.append(Expectation(start: t, end: end, kind: .quiet))
-            case .drop(_, let landing):
-                expectations.append(Expectation(start: t, end: end, kind: .quiet))
-                pose = landing
-            }
-            t = end
+extension Piece: TimelinePiece {
+    func pose(after start: Pose) -> Pose {
+        switch self {
+        case .hold(let p, _, _), .walk(let p, _), .rotate(let p, _), .hover(let p, _, _, _): p
+        case .shake: start
+        case .drop(_, let landing): landing
         }
-        self.placed = placed
-        self.duration = t
-        self.expectations = expectations
+    }
+}
+
+extension Timeline where Stretch == Piece {
+    /// What the classifier must do in each piece.
+    var expectations: [Expectation] {
+        placed.map { placed in
+            let kind: Expectation.Kind
+            switch placed.piece {
+            case .hold(let p, _, _), .walk(let p, _): kind = .hold(p.idealOrientation)
+            case .rotate(let p, _): kind = .rotation(target: p.idealOrientation, transit: Self.transit(from: placed.from, to: p))
+            case .hover(_, _, _, let allowed): kind = .hover(allowed)
+            case .shake, .drop: kind = .quiet
+            }
+            return Expectation(start: placed.start, end: placed.end, kind: kind)
+        }
     }
 
     /// The orientations a turn passes through on its way (for a half turn, the one in between).
     private static func transit(from a: Pose, to b: Pose) -> Set<DeviceOrientation> {
         var passed: Set<DeviceOrientation> = []
         for step in 1..<20 {
-            let u = Double(step) / 20
-            let p = Pose(angle: a.angle + (b.angle - a.angle) * u, tilt: a.tilt + (b.tilt - a.tilt) * u)
-            passed.insert(p.idealOrientation)
+            passed.insert(Pose.interpolate(a, b, Double(step) / 20).idealOrientation)
         }
         passed.remove(b.idealOrientation)
         passed.remove(a.idealOrientation)
@@ -153,8 +129,7 @@ struct Timeline {
 
     /// The ideal reading (gravity plus the hand's own acceleration) at time `t`, in the device frame.
     func reading(at t: Double, random: inout SeededRandom) -> Vector3 {
-        let current = placed[SampleTimes.piece(at: t, in: placed, start: \.start)]
-        let local = t - current.start
+        let (current, local) = current(at: t)
         switch current.piece {
         case .hold(let pose, _, let wobble):
             return Pose(angle: pose.angle + wobble.value(at: t), tilt: pose.tilt + wobble.value(at: t + 7.3)).reading()
@@ -162,24 +137,17 @@ struct Timeline {
             return Pose(angle: pose.angle + wobble.value(at: t), tilt: pose.tilt + wobble.value(at: t + 3.1)).reading()
         case .rotate(let to, let seconds):
             let u = local / seconds
-            let eased = u * u * (3 - 2 * u)
-            let from = current.from
-            let pose = Pose(angle: from.angle + (to.angle - from.angle) * eased, tilt: from.tilt + (to.tilt - from.tilt) * eased)
-            // The hand speeds up, then slows down: an acceleration pulse along the device's x axis.
-            let push = 2.0 * Double.sin(2 * .pi * u)
+            let pose = Pose.interpolate(current.from, to, Hand.eased(u))
+            let push = Hand.push(u)
             return pose.reading() + Vector3(push, 0.5 * push, 0)
         case .shake(_, let amplitude):
             let w = 2 * .pi * 5 * t
             return current.from.reading()
                 + Vector3(amplitude * Double.sin(w), 0.7 * amplitude * Double.sin(w + 1), 0.5 * amplitude * Double.sin(w + 2))
         case .walk(let pose, _):
-            // Vertical bobbing at the step rate plus a sideways sway at half of it.
-            let step = 2 * .pi * 1.9 * t
-            let vertical = 2.5 * Double.sin(step)
-            let sway = 0.8 * Double.sin(step / 2)
+            let gait = Gait(at: t)
             let down = pose.reading() * (1 / 9.80665)
-            let pace = Pose(angle: pose.angle + 3 * Double.sin(step / 2), tilt: pose.tilt + 4 * Double.sin(step)).reading()
-            return pace + down * vertical + Vector3(sway, 0, 0)
+            return gait.rocking(pose).reading() + down * gait.vertical + Vector3(gait.sway, 0, 0)
         case .drop(let fall, let landing):
             if local < fall { return Vector3(random.gaussian(sigma: 0.2), random.gaussian(sigma: 0.2), random.gaussian(sigma: 0.2)) }
             // The landing: a jolt of several g, then the pose it lands in.

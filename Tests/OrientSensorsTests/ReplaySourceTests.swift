@@ -145,15 +145,18 @@ struct ReplaySourceTests {
         await handle.stop()
         let atStop = delivered.withLock { $0.count }
         #expect(atStop > 5)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(delivered.withLock { $0.count } == atStop, "nothing is delivered once stop has returned")
 
+        // Nothing is delivered once stop has returned: the next event is the second start's `opened`, and what
+        // follows goes on from the first start's last sample, with no repeat.
         let again = source.start { event in delivered.withLock { $0.append(event) } }
-        try await Task.sleep(for: .milliseconds(100))
+        for _ in 0..<600 where delivered.withLock({ $0.count }) < atStop + 6 { try await Task.sleep(for: .milliseconds(50)) }
         await again.stop()
-        let times = sampleTimes(delivered.withLock { $0 })
+        let events = delivered.withLock { $0 }
+        try #require(events.count >= atStop + 6)
+        #expect(events[atStop] == events[0], "delivered after stop returned: \(events[atStop])")
+        let times = sampleTimes(events)
         #expect(times == times.sorted() && Set(times).count == times.count, "the second start continues, no repeats")
-        #expect(delivered.withLock { $0.filter { if case .opened = $0 { true } else { false } }.count } == 2)
+        #expect(events.filter { if case .opened = $0 { true } else { false } }.count == 2)
     }
 
     @Test("At real speed a 100 Hz trace is handed over in batches, one wakeup per 40 ms, and no sample early")

@@ -3,7 +3,7 @@ import NIOCore
 import NIOEmbedded
 import OrientCore
 import OrientProtocol
-import OrientSensors
+import OrientSampleSource
 @testable import OrientServer
 
 /// A publisher fed through the real sensor pipeline on an embedded event loop, with a convertible's two sensors

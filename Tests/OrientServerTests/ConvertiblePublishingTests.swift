@@ -1,6 +1,6 @@
 import OrientCore
 import OrientProtocol
-import OrientSensors
+import OrientSampleSource
 import OrientServer
 import Testing
 

@@ -145,7 +145,9 @@ struct ConvertibleLiveTests {
         // On-demand sampling and no client at all: the switch keeps the sensor open, so it follows the hinge.
         let daemon = try DaemonHarness(["--rate", "50", "--tablet-mode-switch"], environment: convertible.testbed.environment)
         try daemon.waitUntilListening()
-        usleep(500_000)
+        // The switch created and both sensors read before the fold begins.
+        #expect(try uinputLog(convertible.testbed, count: 4).count == 4, "\(daemon.log)")
+        #expect(waitFor { daemon.log.contains("base sensor: mount matrix") }, "\(daemon.log)")
         try convertible.fold(from: (10, 100), to: (30, 355))
         let on = try uinputLog(convertible.testbed, count: 6)
         #expect(on.compactMap { $0["event"] as? [Int] } == [[5, 1, 1], [0, 0, 0]], "\(daemon.log)")

@@ -168,6 +168,21 @@ final class LineClient {
         }
     }
 
+    /// Whether a line, part of one, or end of file is there to read now.
+    var hasInput: Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return !buffer.isEmpty || poll(&poller, 1, 0) > 0
+    }
+
+    /// Waits until the peer has read everything sent so far: the bytes it has not read are still charged to
+    /// this socket (SIOCOUTQ, which is TIOCOUTQ). Returns `false` after `timeout` seconds.
+    func waitUntilRead(timeout: Double = 10) -> Bool {
+        waitFor(timeout: timeout, interval: 0.005) {
+            var unread: Int32 = 0
+            return ioctl(fd, UInt(TIOCOUTQ), &unread) == 0 && unread == 0
+        }
+    }
+
     /// The next line, or `nil` on end of file or timeout.
     func readLine(timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)

@@ -27,18 +27,38 @@ struct IdleWakeupTests {
         return result
     }
 
+    /// Whether every thread of `pid` is asleep (state S in /proc/PID/task/TID/stat), i.e. blocked until woken.
+    static func allAsleep(_ pid: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return !tasks.isEmpty && tasks.allSatisfy { tid in
+            // The state follows the parenthesised name, which may itself hold spaces or parentheses.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("S")
+        }
+    }
+
     @Test("A sensor, the D-Bus facade on, no client: no thread wakes in 3 s, and no libdispatch thread exists")
     func noWakeups() throws {
         let setup = try DBusFacadeTests.Setup()
         #expect(setup.waitForName())
-        usleep(1_000_000)  // start-up settles
+        // Start-up is over once the D-Bus thread has answered a ping: the bus delivers in order, so it has read
+        // every NameOwnerChanged before (busctl's comings and goings above). This client stays on the bus for the
+        // whole count, so that its own leaving does not fall inside it.
+        let client = try setup.client()
+        #expect(client.ask("ping") == "ok")
         let pid = setup.daemon.process.processIdentifier
+        // Every thread blocked again, the D-Bus one too after writing its reply.
+        #expect(waitFor { Self.allAsleep(pid) }, "threads still running: \(Self.switches(pid).keys.sorted())")
         let before = Self.switches(pid)
+        // A window, not a wait: whatever would wake the daemon (a timer, a poll with a timeout) must show in it.
         usleep(3_000_000)
         let after = Self.switches(pid)
         let woke = after.compactMap { thread, count in count > (before[thread] ?? 0) ? "\(thread): \(count - (before[thread] ?? 0))" : nil }
         #expect(woke.isEmpty, "threads that woke: \(woke); all: \(after.keys.sorted())")
         #expect(!after.keys.contains { $0.contains("qos") }, "libdispatch worker threads: \(after.keys.sorted())")
         #expect(after.keys.contains { $0.hasPrefix("orientd-udev") } && after.keys.contains { $0.hasPrefix("orientd-dbus") })
+        client.kill()
     }
 }

@@ -38,7 +38,10 @@ struct StateCrashTests {
         for round in 1...30 {
             let hammer = Hammer(socket: daemon.socket, start: believed, seed: UInt64(round))
             hammer.start()
-            usleep(UInt32.random(in: 20_000...250_000, using: &generator))
+            // The kill lands at a random moment of a run that has begun: after the first reply, however long
+            // a loaded machine takes to give it.
+            #expect(hammer.waitForFirstReply(timeout: 30), "round \(round): no reply at all")
+            usleep(UInt32.random(in: 0...230_000, using: &generator))
             daemon.signal(SIGKILL)
             let outcome = hammer.finish()
             #expect(outcome.errors.isEmpty, "round \(round): \(outcome.errors)")
@@ -90,6 +93,7 @@ final class Hammer: Sendable {
     private let socket: String
     private let outcome: Mutex<Outcome>
     private let done = DispatchSemaphore(value: 0)
+    private let firstReply = DispatchSemaphore(value: 0)
     private let seed: UInt64
 
     init(socket: String, start: StateCrashTests.Stored, seed: UInt64) {
@@ -103,6 +107,11 @@ final class Hammer: Sendable {
             defer { done.signal() }
             run()
         }
+    }
+
+    /// Waits up to `timeout` seconds for the daemon to acknowledge the first change.
+    func waitForFirstReply(timeout: Double) -> Bool {
+        firstReply.wait(timeout: .now() + timeout) == .success
     }
 
     /// Waits for the client to see the daemon gone, and returns what it knew.
@@ -137,11 +146,13 @@ final class Hammer: Sendable {
                 return
             }
             current = next
-            outcome.withLock {
+            let first = outcome.withLock {
                 $0.last = next
                 $0.pending = nil
                 $0.acknowledged += 1
+                return $0.acknowledged == 1
             }
+            if first { firstReply.signal() }
         }
     }
 }

@@ -1,6 +1,6 @@
 import OrientCore
 import OrientProtocol
-import OrientSensors
+import OrientSampleSource
 
 /// The daemon's state and its subscribers.
 ///

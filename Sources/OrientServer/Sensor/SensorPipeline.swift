@@ -1,7 +1,7 @@
 import Logging
 import NIOCore
 import OrientCore
-import OrientSensors
+import OrientSampleSource
 
 /// What happens to each sensor event, run on the capture's own thread: the engine classifies there (and, with a
 /// base sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one

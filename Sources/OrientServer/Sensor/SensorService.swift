@@ -2,7 +2,7 @@ import Logging
 import NIOCore
 import OrientCore
 import OrientProtocol
-import OrientSensors
+import OrientSampleSource
 import ServiceLifecycle
 
 /// Runs the sample source through the engine and hands every committed change to the publisher.

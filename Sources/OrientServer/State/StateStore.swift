@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OrientPosix
 import SystemPackage
 
 #if canImport(Glibc)
@@ -7,8 +8,8 @@ import Glibc
 
 /// Reads and writes `state.json` in the state directory.
 ///
-/// Writes are atomic: a temporary file in the same directory is written, fsync'd and renamed over the old one,
-/// then the directory is fsync'd. A crash at any moment leaves either the old or the new state, never a mix.
+/// Writes go through ``AtomicFile``, durably: a temporary file in the same directory is written, fsync'd and
+/// renamed over the old one, then the directory is fsync'd. A crash at any moment leaves either the old or the new state, never a mix.
 public struct StateStore: Sendable {
     public let directory: String
     public var path: String { directory + "/state.json" }
@@ -47,30 +48,8 @@ public struct StateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
         try FileDescriptor.ensureDirectory(directory)
-        let temporary = directory + "/" + Self.temporaryName(pid: getpid())
-        let fd = try FileDescriptor.open(
-            FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
-            permissions: [.ownerReadWrite, .groupRead, .otherRead]
-        )
-        do {
-            try fd.closeAfter {
-                _ = try fd.writeAll(bytes)
-                guard fsync(fd.rawValue) == 0 else { throw Errno(rawValue: errno) }
-            }
-            guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
-        } catch {
-            _ = unlink(temporary)
-            throw error
-        }
-        // The rename is durable only once the directory entry is.
-        let directoryFD = try FileDescriptor.open(FilePath(directory), .readOnly, options: [.directory, .closeOnExec])
-        try directoryFD.closeAfter { _ = fsync(directoryFD.rawValue) }
+        try AtomicFile.write(bytes: bytes, to: path, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: true)
     }
-
-    /// The temporary file a writer renames into place: named for its PID, so that leftovers can be told apart.
-    private static let temporaryPrefix = ".state.json.", temporarySuffix = ".tmp"
-
-    private static func temporaryName(pid: Int32) -> String { temporaryPrefix + "\(pid)" + temporarySuffix }
 
     /// Removes the temporary files of writers that are gone: a daemon killed between creating its temporary file
     /// and renaming it leaves one behind, named for its PID, and each such crash would add another.
@@ -80,8 +59,7 @@ public struct StateStore: Sendable {
     public func removeLeftovers() -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { name in
-            guard name.hasPrefix(Self.temporaryPrefix), name.hasSuffix(Self.temporarySuffix),
-                let pid = Int32(name.dropFirst(Self.temporaryPrefix.count).dropLast(Self.temporarySuffix.count)),
+            guard let pid = AtomicFile.writer(ofTemporary: name, for: "state.json"),
                 pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { return false }
             return unlink(directory + "/" + name) == 0

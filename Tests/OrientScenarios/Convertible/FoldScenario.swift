@@ -36,7 +36,7 @@ public struct FoldScenario: Sendable {
         base: SensorModel = SensorModel(), seed: UInt64
     ) -> FoldScenario {
         var random = SeededRandom(seed: seed)
-        let timeline = FoldTimeline(start: start, pieces: pieces)
+        let timeline = Timeline<FoldPiece>(start: start, pieces: pieces)
         var samples: [AccelSample] = []
         samples.reserveCapacity(Int(timeline.duration * rate) + 1)
         SampleTimes.forEach(rate: rate, duration: timeline.duration, jitter: display.jitter, random: &random) { t, random in
@@ -52,53 +52,39 @@ public struct FoldScenario: Sendable {
     }
 }
 
-/// The pieces laid end to end, each knowing the pose it starts from.
-struct FoldTimeline {
-    struct Placed {
-        let piece: FoldPiece
-        let start: Double
-        let from: FoldPose
-    }
-
-    let placed: [Placed]
-    let duration: Double
-    let expectations: [FoldExpectation]
-
-    init(start: FoldPose, pieces: [FoldPiece]) {
-        var placed: [Placed] = []
-        var expectations: [FoldExpectation] = []
-        var t = 0.0
-        var pose = start
-        var tabletMode = start.hinge >= 200
-        for piece in pieces {
-            placed.append(Placed(piece: piece, start: t, from: pose))
-            let end = t + piece.seconds
-            switch piece {
-            case .hold(let p, _, _):
-                pose = p
-                let interface = tabletMode ? p.display.idealOrientation.interfaceOrientation : nil
-                expectations.append(FoldExpectation(
-                    start: t, end: end, kind: .hold(p.idealPosture, tabletMode: tabletMode, interface: interface),
-                    hinge: p.hinge))
-            case .typing(let p, _, _):
-                pose = p
-                expectations.append(FoldExpectation(start: t, end: end, kind: .keep, hinge: p.hinge))
-            case .walk(let p, _), .book(let p, _, _):
-                pose = p
-                expectations.append(FoldExpectation(start: t, end: end, kind: .keep, hinge: nil))
-            case .move(let p, _):
-                if p.hinge >= 200 { tabletMode = true }
-                if p.hinge <= 160 { tabletMode = false }
-                expectations.append(FoldExpectation(
-                    start: t, end: end, kind: .move(passing: Self.passing(from: pose, to: p), tabletMode: tabletMode),
-                    hinge: nil))
-                pose = p
-            }
-            t = end
+extension FoldPiece: TimelinePiece {
+    func pose(after start: FoldPose) -> FoldPose {
+        switch self {
+        case .hold(let p, _, _), .typing(let p, _, _), .walk(let p, _), .book(let p, _, _), .move(let p, _): p
         }
-        self.placed = placed
-        self.duration = t
-        self.expectations = expectations
+    }
+}
+
+extension Timeline where Stretch == FoldPiece {
+    /// What the posture tracker must do in each piece. Tablet mode follows the hinge as the core's defaults set
+    /// it: on from `tabletModeOnAngle`, off again at `tabletModeOffAngle`.
+    var expectations: [FoldExpectation] {
+        let settings = PostureSettings()
+        var tabletMode = (placed.first?.from.hinge ?? 0) >= settings.tabletModeOnAngle
+        return placed.map { placed in
+            switch placed.piece {
+            case .hold(let p, _, _):
+                let interface = tabletMode ? p.display.idealOrientation.interfaceOrientation : nil
+                return FoldExpectation(
+                    start: placed.start, end: placed.end,
+                    kind: .hold(p.idealPosture, tabletMode: tabletMode, interface: interface), hinge: p.hinge)
+            case .typing(let p, _, _):
+                return FoldExpectation(start: placed.start, end: placed.end, kind: .keep, hinge: p.hinge)
+            case .walk, .book:
+                return FoldExpectation(start: placed.start, end: placed.end, kind: .keep, hinge: nil)
+            case .move(let p, _):
+                if p.hinge >= settings.tabletModeOnAngle { tabletMode = true }
+                if p.hinge <= settings.tabletModeOffAngle { tabletMode = false }
+                return FoldExpectation(
+                    start: placed.start, end: placed.end,
+                    kind: .move(passing: Self.passing(from: placed.from, to: p), tabletMode: tabletMode), hinge: nil)
+            }
+        }
     }
 
     /// The postures a move passes through, its ends included.
@@ -113,17 +99,12 @@ struct FoldTimeline {
     }
 
     static func interpolate(_ a: FoldPose, _ b: FoldPose, _ u: Double) -> FoldPose {
-        FoldPose(
-            display: Pose(
-                angle: a.display.angle + (b.display.angle - a.display.angle) * u,
-                tilt: a.display.tilt + (b.display.tilt - a.display.tilt) * u),
-            hinge: a.hinge + (b.hinge - a.hinge) * u)
+        FoldPose(display: Pose.interpolate(a.display, b.display, u), hinge: a.hinge + (b.hinge - a.hinge) * u)
     }
 
     /// The specific force in the display frame (gravity plus the hand's own acceleration) and the hinge angle.
     func state(at t: Double) -> (Vector3, Double) {
-        let current = placed[SampleTimes.piece(at: t, in: placed, start: \.start)]
-        let local = t - current.start
+        let (current, local) = current(at: t)
         switch current.piece {
         case .hold(let pose, _, let wobble), .book(let pose, _, let wobble):
             let display = Pose(
@@ -141,18 +122,14 @@ struct FoldTimeline {
             return (gravity + gravity * (jolt / 9.80665), pose.hinge + flex)
         case .move(let to, let seconds):
             let u = local / seconds
-            let eased = u * u * (3 - 2 * u)
-            let pose = Self.interpolate(current.from, to, eased)
-            let push = 2.0 * Double.sin(2 * .pi * u)
+            let pose = Self.interpolate(current.from, to, Hand.eased(u))
+            let push = Hand.push(u)
             return (pose.display.reading() + Vector3(0.4 * push, 0.3 * push, push), pose.hinge)
         case .walk(let pose, _):
-            let step = 2 * .pi * 1.9 * t
-            let vertical = 2.5 * Double.sin(step)
-            let display = Pose(
-                angle: pose.display.angle + 3 * Double.sin(step / 2), tilt: pose.display.tilt + 4 * Double.sin(step))
-            let gravity = display.reading()
-            return (gravity + gravity * (vertical / 9.80665) + Vector3(0.8 * Double.sin(step / 2), 0, 0),
-                    pose.hinge + 0.5 * Double.sin(step))
+            let gait = Gait(at: t)
+            let gravity = gait.rocking(pose.display).reading()
+            return (gravity + gravity * (gait.vertical / 9.80665) + Vector3(gait.sway, 0, 0),
+                    pose.hinge + 0.5 * Double.sin(gait.step))
         }
     }
 

@@ -5,6 +5,7 @@ Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS), prints "ready UNIQUE-NAME"
 line on stdin and answers each with one line:
   claim | release           ClaimAccelerometer / ReleaseAccelerometer  -> "ok" or "error MESSAGE"
   own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
+  ping                      org.freedesktop.DBus.Peer.Ping on the facade -> "ok" or "error MESSAGE"
 End of input (or being killed) leaves the bus, which drops the client's claims.
 """
 import sys
@@ -26,6 +27,9 @@ def main():
             if words[0] in ("claim", "release"):
                 method = "ClaimAccelerometer" if words[0] == "claim" else "ReleaseAccelerometer"
                 bus.call_sync(NAME, PATH, NAME, method, None, None, Gio.DBusCallFlags.NONE, 5000, None)
+                print("ok", flush=True)
+            elif words[0] == "ping":
+                bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", None, None, Gio.DBusCallFlags.NONE, 5000, None)
                 print("ok", flush=True)
             elif words[0] == "own":
                 reply = bus.call_sync(

@@ -22,8 +22,3 @@ public struct SensorError: Error, Equatable, CustomStringConvertible {
         return "\(subject)\(function) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
-
-/// A C string that may be NULL, as a Swift string.
-func optionalString(_ pointer: UnsafePointer<CChar>?) -> String? {
-    pointer.map { String(cString: $0) }
-}
