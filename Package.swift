@@ -97,7 +97,8 @@ let package = Package(
         .target(
             name: "OrientTools",
             dependencies: [
-                "OrientCore", "OrientTrace", "OrientSensors", .product(name: "Logging", package: "swift-log"),
+                "OrientCore", "OrientTrace", "OrientSampleSource", "OrientSensors",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -109,6 +110,8 @@ let package = Package(
                 "OrientServer",
                 "OrientDBus",
                 "OrientInput",
+                "OrientPosix",
+                "OrientSampleSource",
                 "OrientTools",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -159,7 +162,7 @@ let package = Package(
         ),
         // OrientScenarios for its seeded random generator.
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientScenarios"]),
-        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors", "OrientScenarios"]),
+        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors", "OrientSampleSource", "OrientScenarios"]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
@@ -169,11 +172,13 @@ let package = Package(
         .testTarget(
             name: "OrientServerTests",
             dependencies: [
-                "OrientServer", "OrientScenarios", "OrientTrace",
+                "OrientServer", "OrientPosix", "OrientScenarios", "OrientTrace",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "OrientToolsTests", dependencies: ["OrientTools", "OrientScenarios", "OrientTrace", "OrientSensors"]),
+        .testTarget(
+            name: "OrientToolsTests",
+            dependencies: ["OrientTools", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
         .testTarget(
             name: "OrientdTests",
             dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd"],

@@ -1,5 +1,7 @@
 import OrientCore
 import OrientTrace
+import OrientPosix
+import OrientSampleSource
 
 /// Plays a trace file as a sensor, paced by its timestamps.
 ///

@@ -5,6 +5,7 @@ import OrientCore
 import OrientDBus
 import OrientInput
 import OrientProtocol
+import OrientSampleSource
 import OrientSensors
 import OrientServer
 import ServiceLifecycle

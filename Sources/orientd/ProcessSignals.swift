@@ -1,3 +1,4 @@
+import OrientPosix
 import OrientSensors
 import Synchronization
 

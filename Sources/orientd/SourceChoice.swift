@@ -1,4 +1,5 @@
 import Logging
+import OrientSampleSource
 import OrientSensors
 import OrientServer
 

@@ -1,5 +1,6 @@
 import OrientCore
 import OrientScenarios
+import OrientSampleSource
 @testable import OrientSensors
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import OrientSampleSource
 import OrientSensors
 import OrientTrace
 import Synchronization

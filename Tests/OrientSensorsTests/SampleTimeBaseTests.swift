@@ -1,3 +1,4 @@
+import OrientSampleSource
 @testable import OrientSensors
 import Testing
 

@@ -3,6 +3,8 @@ import OrientCore
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// Buffered capture: the kernel fills a buffer of scans (triggered by the device's own trigger when it has

@@ -3,6 +3,8 @@ import OrientCore
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// An IIO accelerometer opened through libiio, with what both capture modes need: its x, y and z channels,

@@ -3,6 +3,8 @@ import OrientCore
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// Polled capture: the raw attributes read on demand, value = (raw + offset) × scale.

@@ -3,6 +3,8 @@ import OrientTrace
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// One channel's `raw` sysfs attribute, kept open and read with pread.

@@ -1,4 +1,6 @@
 import OrientCore
+import OrientPosix
+import OrientSampleSource
 
 /// An IIO accelerometer as udev describes it, before it is opened.
 public struct AccelerometerCandidate: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import Logging
 import OrientCore
+import OrientPosix
+import OrientSampleSource
 
 /// The keyboard-base accelerometer of a convertible, read by polling right after each display reading.
 ///

@@ -1,4 +1,6 @@
 import OrientCore
+import OrientPosix
+import OrientSampleSource
 
 /// Learns the size of 1 g from readings at rest when the driver's scale is missing or wrong, and gives the
 /// factor that corrects every reading. Pure: no I/O, time comes with the readings.

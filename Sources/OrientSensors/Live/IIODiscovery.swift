@@ -1,3 +1,5 @@
+import OrientPosix
+import OrientSampleSource
 /// One IIO device as udev lists it.
 public struct IIODeviceSummary: Sendable, Equatable {
     public var id: String

@@ -1,4 +1,6 @@
 import Logging
+import OrientPosix
+import OrientSampleSource
 
 /// The live accelerometer: found through libudev, read through libiio, reopened on hotplug.
 ///

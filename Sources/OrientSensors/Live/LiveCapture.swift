@@ -4,6 +4,8 @@ import OrientInput
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// The capture loop of ``IIOSampleSource``, confined to its thread.

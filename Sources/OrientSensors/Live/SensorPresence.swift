@@ -2,6 +2,8 @@ import Logging
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 extension IIOSampleSource {

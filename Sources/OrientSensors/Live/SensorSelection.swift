@@ -1,3 +1,5 @@
+import OrientPosix
+import OrientSampleSource
 /// Chooses the accelerometer that drives the screen.
 public enum SensorSelection {
     public enum Choice: Sendable, Equatable {

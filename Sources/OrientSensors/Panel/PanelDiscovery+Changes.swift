@@ -2,6 +2,8 @@ import OrientCore
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 extension PanelDiscovery {

@@ -3,6 +3,8 @@ import OrientCore
 
 #if canImport(Glibc)
 import Glibc
+import OrientPosix
+import OrientSampleSource
 #endif
 
 /// libudev for IIO devices: the accelerometers present, and add/remove events. Used on one thread only.

@@ -1,5 +1,6 @@
 import Logging
 import OrientCore
+import OrientSampleSource
 import OrientSensors
 
 /// What `orientd doctor` found, for people (``text``) and machines (Codable).

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSampleSource
 import OrientSensors
 import OrientTrace
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import orientd
+import OrientPosix
 
 @Suite("Atomic file writing")
 struct AtomicFileTests {
