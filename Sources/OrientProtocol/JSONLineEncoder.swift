@@ -191,7 +191,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         array.elements.append(try LineEncoder.encode(value, at: codingPath))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = JSONObject()
         array.elements.append(.object(nested))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))

@@ -98,7 +98,8 @@ private struct SubscriptionFields {
         if let preferred {
             guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
                 let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
-                throw ProtocolError(.badField, "\"preferred\": unknown orientation \"\(preferred)\"; expected one of: \(names)")
+                throw ProtocolError(
+                    .badField, "\"preferred\": unknown orientation \"\(preferred)\"; expected one of: \(names)")
             }
             settings.preferred = orientation
         }

@@ -80,10 +80,11 @@ extension ServerMessage: Codable {
         let id = try members.decodeIfPresent(RequestID.self, forKey: .id)
         if !ok {
             let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .error)
-            self = .error(ProtocolError(
-                try detail.decode(ErrorCode.self, forKey: .code), try detail.decode(String.self, forKey: .message), id: id))
+            let code = try detail.decode(ErrorCode.self, forKey: .code)
+            self = .error(ProtocolError(code, try detail.decode(String.self, forKey: .message), id: id))
         } else if members.contains(.device) {
-            self = .state(id: id, try OrientationState(from: decoder), fresh: try members.decodeIfPresent(Bool.self, forKey: .fresh))
+            let fresh = try members.decodeIfPresent(Bool.self, forKey: .fresh)
+            self = .state(id: id, try OrientationState(from: decoder), fresh: fresh)
         } else if members.contains(.version) {
             self = .status(id: id, try StatusReport(from: decoder))
         } else {

@@ -132,7 +132,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         }
         sensor = Sensor(
             id: try detail.decode(String.self, forKey: .id), name: try detail.decode(String.self, forKey: .name),
-            mode: try detail.decode(String.self, forKey: .mode), rate: try detail.decodeIfPresent(Double.self, forKey: .rate),
+            mode: try detail.decode(String.self, forKey: .mode),
+            rate: try detail.decodeIfPresent(Double.self, forKey: .rate),
             mountMatrix: try detail.decode(String.self, forKey: .mountMatrix),
             mountMatrixSource: try detail.decode(String.self, forKey: .mountMatrixSource),
             mountMatrixRepaired: try detail.decode(Bool.self, forKey: .mountMatrixRepaired),

@@ -50,8 +50,10 @@ enum Daemon {
                 freshStateWanted: { sensorInbox.send(.freshStateWanted($0)) }
             ) { state in
                 facade?.update(state)
-                if let device = tabletModeSwitch?.value {
-                    do { try device.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
+                do {
+                    try tabletModeSwitch?.value.report(state.hinge.tabletMode)
+                } catch {
+                    logger.warning("tablet-mode switch: \(error)")
                 }
             }
             return NIOLoopBound(

@@ -16,7 +16,9 @@ final class ManualClock: PublishingClock {
     /// Moves the clock on, running every piece of work that falls due by then.
     func advance(by seconds: Double) {
         now += seconds
-        while let next = timers.indices.filter({ timers[$0].deadline <= now }).min(by: { timers[$0].deadline < timers[$1].deadline }) {
+        while let next = timers.indices.filter({ timers[$0].deadline <= now })
+            .min(by: { timers[$0].deadline < timers[$1].deadline })
+        {
             timers.remove(at: next).work()
         }
     }
@@ -26,8 +28,8 @@ extension Publisher {
     /// A publisher whose `get` time limits run on `clock`, and which tells `freshStateWanted` what it asks of the
     /// sensor.
     convenience init(
-        settings: Settings = .init(), persistent: PersistentState = PersistentState(), clock: ManualClock = ManualClock(),
-        freshStateWanted: @escaping (Bool) -> Void = { _ in }
+        settings: Settings = .init(), persistent: PersistentState = PersistentState(),
+        clock: ManualClock = ManualClock(), freshStateWanted: @escaping (Bool) -> Void = { _ in }
     ) {
         self.init(
             settings: settings, persistent: persistent, version: "test",

@@ -44,8 +44,8 @@ struct PublishedState {
     /// The state under the system mask (`get`, and the replies to control requests).
     var systemState: OrientationState {
         OrientationState(
-            device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask, sensor: sensor,
-            time: time, hinge: hinge)
+            device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask,
+            sensor: sensor, time: time, hinge: hinge)
     }
 
     /// Whether the device orientation, and on a convertible the posture, come from the sensors as they read now,
@@ -102,7 +102,9 @@ struct PublishedState {
 
     /// What one sample changed: the committed device orientation, and a convertible's posture, tablet mode or
     /// hinge angle.
-    mutating func sensorChanged(device: DeviceOrientation?, posture change: PostureEngine.Change?, time: Double) -> ViewUpdate {
+    mutating func sensorChanged(
+        device: DeviceOrientation?, posture change: PostureEngine.Change?, time: Double
+    ) -> ViewUpdate {
         self.time = time
         var update = ViewUpdate(device: device)
         if let device {
@@ -174,7 +176,7 @@ struct PublishedState {
         // The system view has no client of its own; only the configured preferred orientation applies to it.
         _ = try? systemView.setClient(
             mask: systemView.clientMask, preferred: settings.preferred, autorotates: systemView.autorotates)
-        try? systemView.setSystemMask(systemMask)
+        _ = try? systemView.setSystemMask(systemMask)
         return ViewUpdate(heldUpright: holdsUpright, systemMask: systemMask)
     }
 }

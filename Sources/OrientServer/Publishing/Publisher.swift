@@ -94,9 +94,8 @@ public final class Publisher {
     /// `sink` once it commits an orientation, or when `settings.freshWait` has passed.
     public func get(_ settings: SubscriptionSettings?, from sink: any SubscriberSink, id: RequestID?) -> String? {
         if let settings, systemMask.intersection(settings.mask).isEmpty {
-            return ServerMessage.error(ProtocolError(
-                .emptyMask, "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)",
-                id: id)).line
+            let problem = "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)"
+            return ServerMessage.error(ProtocolError(.emptyMask, problem, id: id)).line
         }
         guard let wait = state.freshWait else { return getReply(settings, id: id) }
         pendingGets.add(.init(sink: sink, id: id, settings: settings), timeLimit: wait) { [weak self] in
@@ -252,7 +251,8 @@ public final class Publisher {
     @discardableResult
     public func reconfigure(_ settings: Settings) -> String? {
         var settings = settings
-        let problem = subscribers.stranding(state.persistent.mask ?? settings.configuredMask, shown: settings.configuredMask)
+        let inForce = state.persistent.mask ?? settings.configuredMask
+        let problem = subscribers.stranding(inForce, shown: settings.configuredMask)
             .map { $0 + "; keeping \(state.settings.configuredMask)" }
         if problem != nil { settings.configuredMask = state.settings.configuredMask }
         subscribers.apply(state.reconfigure(settings))

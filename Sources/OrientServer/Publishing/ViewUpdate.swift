@@ -18,6 +18,6 @@ extension InterfaceOrientationTracker {
         if let device = update.device { self.update(device: device) }
         if let locked = update.systemLocked { setSystemLocked(locked) }
         if let held = update.heldUpright { setHeldUpright(held) }
-        if let mask = update.systemMask { try? setSystemMask(mask) }
+        if let mask = update.systemMask { _ = try? setSystemMask(mask) }
     }
 }

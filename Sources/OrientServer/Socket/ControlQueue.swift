@@ -65,7 +65,8 @@ public final class ControlQueue {
             let save = self.save
             runBlocking({ try save(next) }) { [self] error in
                 if let error {
-                    finish(job, ServerMessage.error(ProtocolError(.internalError, "cannot save the state: \(error)", id: job.id)).line)
+                    let failure = ProtocolError(.internalError, "cannot save the state: \(error)", id: job.id)
+                    finish(job, ServerMessage.error(failure).line)
                 } else {
                     finish(job, publisher.apply(next, id: job.id))
                 }
