@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "OrientServerTests",
             dependencies: [
-                "OrientServer", "OrientPosix", "OrientScenarios", "OrientTrace",
+                "OrientServer", "OrientPosix", "OrientSampleSource", "OrientScenarios", "OrientTrace",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -15,8 +15,8 @@ public enum NiriRequest {
     }
 
     public static func setTransform(output: String, rotation: Int) -> String {
-        "{\"Output\":{\"output\":\(JSONLineWriter.quoted(output)),\"action\":{\"Transform\":{\"transform\":"
-            + "\(JSONLineWriter.quoted(transform(rotation: rotation)))}}}}"
+        "{\"Output\":{\"output\":\(JSONLineEncoder.quoted(output)),\"action\":{\"Transform\":{\"transform\":"
+            + "\(JSONLineEncoder.quoted(transform(rotation: rotation)))}}}}"
     }
 
     /// niri maps touchscreens and tablets to an output in its configuration only (`map-to-output`), and turns

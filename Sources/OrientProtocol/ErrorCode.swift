@@ -1,5 +1,5 @@
 /// The `code` of an error reply. Stable: scripts may match on them.
-public enum ErrorCode: String, Sendable, CaseIterable {
+public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     /// The line is not valid JSON.
     case badJSON = "bad-json"
     /// Valid JSON, but not a request object (no `op`, not an object).

@@ -1,7 +1,7 @@
 import OrientCore
 
 /// Whether a sensor feeds the daemon.
-public enum SensorState: String, Sendable, Hashable {
+public enum SensorState: String, Sendable, Hashable, Codable {
     /// Samples are flowing (or the sensor is open and idle until a subscriber asks).
     case available
     /// The sensor went away or failed; the device orientation is `unknown` until it is back.

@@ -24,7 +24,7 @@ public enum RequestID: Sendable, Equatable, Hashable, Codable {
 }
 
 /// Which changes wake a subscriber.
-public enum ChangeFilter: String, Sendable, Equatable {
+public enum ChangeFilter: String, Sendable, Equatable, Codable {
     /// Every change of device orientation, interface orientation, lock or sensor state.
     case all
     /// Only changes of this subscriber's interface orientation.
@@ -63,6 +63,19 @@ public struct Request: Sendable, Equatable {
         /// A new system mask; `nil` goes back to the configured one.
         case setMask(InterfaceOrientationMask?)
         case status
+
+        /// The operation as spelled in `op`.
+        public var name: String {
+            switch self {
+            case .get: "get"
+            case .subscribe: "subscribe"
+            case .unsubscribe: "unsubscribe"
+            case .lock: "lock"
+            case .unlock: "unlock"
+            case .setMask: "set-mask"
+            case .status: "status"
+            }
+        }
 
         /// Whether the operation changes system state, and so needs authorisation.
         public var isControl: Bool {

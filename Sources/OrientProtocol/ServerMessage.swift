@@ -1,128 +1,94 @@
 import FoundationEssentials
 
-/// Any line the daemon sends, decoded leniently for clients: every field optional.
-public struct ServerMessage: Decodable, Sendable, Equatable {
-    public struct ErrorDetail: Decodable, Sendable, Equatable {
-        public var code: String
-        public var message: String
-    }
+/// One line the daemon sends: a reply to a request, an event, or an error. The daemon writes these with
+/// ``line``; clients read them with ``decode(_:)``.
+public enum ServerMessage: Sendable, Equatable {
+    /// The reply to `get`, `subscribe`, `lock`, `unlock` and `set-mask`: a state, and for `get` whether it is
+    /// fresh (the device orientation as the sensor reads now).
+    case state(id: RequestID?, OrientationState, fresh: Bool? = nil)
+    /// A successful reply with nothing to say (`unsubscribe`).
+    case done(id: RequestID?)
+    case status(id: RequestID?, StatusReport)
+    /// Sent to subscribers after a change: `"event":"orientation"` whatever changed.
+    case event(OrientationState)
+    /// A request refused; the id is the request's when it could be read.
+    case error(ProtocolError)
 
-    /// The sensor as `status` describes it.
-    public struct SensorInfo: Decodable, Sendable, Equatable {
-        public var state: String?
-        public var id: String?
-        public var name: String?
-        public var mode: String?
-        public var rate: Double?
-        public var location: String?
-        public var mountMatrix: String?
-        public var mountMatrixSource: String?
-        public var mountMatrixRepaired: Bool?
-        /// A convertible's base sensor; `nil` when there is none, or from an older daemon (see ``reportsBase``).
-        public var base: BaseSensorInfo?
-        /// Whether the daemon sent `base` at all (null included): older daemons do not.
-        public var reportsBase: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case state, id, name, mode, rate, location, base
-            case mountMatrix = "mount-matrix"
-            case mountMatrixSource = "mount-matrix-source"
-            case mountMatrixRepaired = "mount-matrix-repaired"
-        }
-
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            state = try c.decodeIfPresent(String.self, forKey: .state)
-            id = try c.decodeIfPresent(String.self, forKey: .id)
-            name = try c.decodeIfPresent(String.self, forKey: .name)
-            mode = try c.decodeIfPresent(String.self, forKey: .mode)
-            rate = try c.decodeIfPresent(Double.self, forKey: .rate)
-            location = try c.decodeIfPresent(String.self, forKey: .location)
-            mountMatrix = try c.decodeIfPresent(String.self, forKey: .mountMatrix)
-            mountMatrixSource = try c.decodeIfPresent(String.self, forKey: .mountMatrixSource)
-            mountMatrixRepaired = try c.decodeIfPresent(Bool.self, forKey: .mountMatrixRepaired)
-            reportsBase = c.contains(.base)
-            base = try c.decodeIfPresent(BaseSensorInfo.self, forKey: .base)
-        }
-    }
-
-    /// The base sensor as `status` describes it.
-    public struct BaseSensorInfo: Decodable, Sendable, Equatable {
-        public var id: String?
-        public var name: String?
-        public var path: String?
-        public var mountMatrix: String?
-        public var mountMatrixSource: String?
-        public var mountMatrixRepaired: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, path
-            case mountMatrix = "mount-matrix"
-            case mountMatrixSource = "mount-matrix-source"
-            case mountMatrixRepaired = "mount-matrix-repaired"
-        }
-    }
-
-    public var ok: Bool?
-    public var id: RequestID?
-    public var event: String?
-    public var error: ErrorDetail?
-    public var device: String?
-    public var interface: String?
-    public var locked: Bool?
-    public var mask: String?
-    public var sensor: String?
-    public var t: Double?
-    /// In replies to `get`: whether the device orientation comes from the sensor as it reads now.
-    public var fresh: Bool?
-    /// A convertible's posture (`unknown` without a base sensor); absent from older daemons.
-    public var posture: String?
-    /// `nil` when unknown (sent as null) or not sent.
-    public var tabletMode: Bool?
-    /// Whole degrees; `nil` when unknown (sent as null) or not sent.
-    public var hingeAngle: Double?
-    public var version: String?
-    public var uptime: Double?
-    public var subscribers: Int?
-    public var sampling: String?
-    public var sensorInfo: SensorInfo?
-
-    enum CodingKeys: String, CodingKey {
-        case ok, id, event, error, interface, locked, mask, sensor, t, fresh, version, uptime, subscribers, sampling
-        case device, posture
-        case tabletMode = "tablet-mode"
-        case hingeAngle = "hinge-angle"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        ok = try c.decodeIfPresent(Bool.self, forKey: .ok)
-        id = try c.decodeIfPresent(RequestID.self, forKey: .id)
-        event = try c.decodeIfPresent(String.self, forKey: .event)
-        error = try c.decodeIfPresent(ErrorDetail.self, forKey: .error)
-        interface = try c.decodeIfPresent(String.self, forKey: .interface)
-        locked = try c.decodeIfPresent(Bool.self, forKey: .locked)
-        fresh = try c.decodeIfPresent(Bool.self, forKey: .fresh)
-        mask = try c.decodeIfPresent(String.self, forKey: .mask)
-        // `sensor` is the sensor state in states and events, and an object with details in `status`.
-        if let text = try? c.decodeIfPresent(String.self, forKey: .sensor) {
-            sensor = text
-        } else {
-            sensorInfo = try c.decodeIfPresent(SensorInfo.self, forKey: .sensor)
-            sensor = sensorInfo?.state
-        }
-        t = try c.decodeIfPresent(Double.self, forKey: .t)
-        version = try c.decodeIfPresent(String.self, forKey: .version)
-        uptime = try c.decodeIfPresent(Double.self, forKey: .uptime)
-        subscribers = try c.decodeIfPresent(Int.self, forKey: .subscribers)
-        sampling = try c.decodeIfPresent(String.self, forKey: .sampling)
-        device = try c.decodeIfPresent(String.self, forKey: .device)
-        posture = try c.decodeIfPresent(String.self, forKey: .posture)
-        tabletMode = try c.decodeIfPresent(Bool.self, forKey: .tabletMode)
-        hingeAngle = try c.decodeIfPresent(Double.self, forKey: .hingeAngle)
+    /// The message as one line of the protocol, newline included.
+    public var line: String {
+        // Nothing in these types' encode(to:) throws, and the line encoder throws only what they throw.
+        try! JSONLineEncoder.line(self)
     }
 
     public static func decode(_ line: some Sequence<UInt8>) throws -> ServerMessage {
         try JSONDecoder().decode(ServerMessage.self, from: Data(line))
+    }
+
+    /// The request this answers; `nil` for events, and for replies to requests without an id.
+    public var id: RequestID? {
+        switch self {
+        case .state(let id, _, _), .done(let id), .status(let id, _): id
+        case .event: nil
+        case .error(let error): error.id
+        }
+    }
+}
+
+extension ServerMessage: Codable {
+    static let orientationEvent = "orientation"
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: WireKey.self)
+        switch self {
+        case .event(let state):
+            try members.encode(Self.orientationEvent, forKey: .event)
+            try state.encode(to: encoder)
+        case .state(let id, let state, let fresh):
+            try members.encode(true, forKey: .ok)
+            try members.encodeIfPresent(id, forKey: .id)
+            try state.encode(to: encoder)
+            try members.encodeIfPresent(fresh, forKey: .fresh)
+        case .done(let id):
+            try members.encode(true, forKey: .ok)
+            try members.encodeIfPresent(id, forKey: .id)
+        case .status(let id, let report):
+            try members.encode(true, forKey: .ok)
+            try members.encodeIfPresent(id, forKey: .id)
+            try report.encode(to: encoder)
+        case .error(let error):
+            try members.encode(false, forKey: .ok)
+            try members.encodeIfPresent(error.id, forKey: .id)
+            var detail = members.nestedContainer(keyedBy: WireKey.self, forKey: .error)
+            try detail.encode(error.code, forKey: .code)
+            try detail.encode(error.message, forKey: .message)
+        }
+    }
+
+    /// Tells the kinds apart by their members: `event`, else `ok` false (an error), else a state (`device`), a
+    /// status (`version`), or neither. Members a newer daemon adds are ignored.
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: WireKey.self)
+        if let event = try members.decodeIfPresent(String.self, forKey: .event) {
+            guard event == Self.orientationEvent else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .event, in: members, debugDescription: "unknown event \"\(event)\"")
+            }
+            self = .event(try OrientationState(from: decoder))
+            return
+        }
+        let ok = try members.decode(Bool.self, forKey: .ok)
+        let id = try members.decodeIfPresent(RequestID.self, forKey: .id)
+        if !ok {
+            let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .error)
+            let code = try detail.decode(ErrorCode.self, forKey: .code)
+            self = .error(ProtocolError(code, try detail.decode(String.self, forKey: .message), id: id))
+        } else if members.contains(.device) {
+            let fresh = try members.decodeIfPresent(Bool.self, forKey: .fresh)
+            self = .state(id: id, try OrientationState(from: decoder), fresh: fresh)
+        } else if members.contains(.version) {
+            self = .status(id: id, try StatusReport(from: decoder))
+        } else {
+            self = .done(id: id)
+        }
     }
 }

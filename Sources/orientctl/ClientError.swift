@@ -14,14 +14,14 @@ struct ClientError: Error {
         ClientError(message: "orientd is not running (cannot connect to \(path): \(detail))", status: ExitCode(69))
     }
 
-    static func refused(_ error: ServerMessage.ErrorDetail) -> ClientError {
+    static func refused(_ error: ProtocolError) -> ClientError {
         let status: ExitCode =
             switch error.code {
-            case ErrorCode.permissionDenied.rawValue: ExitCode(77)
-            case ErrorCode.internalError.rawValue: ExitCode(70)
+            case .permissionDenied: ExitCode(77)
+            case .internalError: ExitCode(70)
             default: ExitCode(65)
             }
-        return ClientError(message: "orientd refused: \(error.message) (\(error.code))", status: status)
+        return ClientError(message: "orientd refused: \(error.message) (\(error.code.rawValue))", status: status)
     }
 
     static func protocolViolation(_ detail: String) -> ClientError {

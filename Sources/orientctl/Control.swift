@@ -9,7 +9,7 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await control("\"op\":\"lock\"", connection: connection, json: json)
+            try await control(connection: connection, json: json) { .lock }
         }
     }
 
@@ -20,7 +20,7 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await control("\"op\":\"unlock\"", connection: connection, json: json)
+            try await control(connection: connection, json: json) { .unlock }
         }
     }
 
@@ -33,16 +33,28 @@ extension Orientctl {
         @Argument(help: "A mask such as all, landscape or portrait|landscape-left, or default.") var mask: String
 
         func run() async throws {
-            try await control("\"op\":\"set-mask\",\"mask\":" + JSONLineWriter.quoted(mask), connection: connection, json: json)
+            // Checked once connected, so that a bad mask gets the answer the daemon gives one (65, bad-field)
+            // and a daemon that is not running is still said to be so.
+            try await control(connection: connection, json: json) { [mask] () throws(ProtocolError) in
+                try .setMask(parsing: mask)
+            }
         }
     }
 }
 
 /// Sends a control request and prints the resulting state.
-private func control(_ fields: String, connection: ConnectionOptions, json: Bool) async throws {
+private func control(
+    connection: ConnectionOptions, json: Bool, _ operation: @escaping () throws(ProtocolError) -> Request.Operation
+) async throws {
     try await reportingErrors {
         let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
-            try await client.requestRaw(fields)
+            let request: Request.Operation
+            do throws(ProtocolError) {
+                request = try operation()
+            } catch {
+                throw ClientError.refused(error)
+            }
+            return try await client.requestRaw(request)
         }
         printLine(json ? StateText.json(reply: text) : StateText.human(reply))
     }

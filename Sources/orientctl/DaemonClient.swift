@@ -40,29 +40,25 @@ struct DaemonClient {
         }
     }
 
-    /// Sends a request (given as JSON fields without `id`) and returns its reply, skipping events that cross it.
-    mutating func request(_ fields: String) async throws -> ServerMessage {
-        try await requestRaw(fields).message
+    /// Sends a request and returns its reply, skipping events that cross it.
+    mutating func request(_ operation: Request.Operation) async throws -> ServerMessage {
+        try await requestRaw(operation).message
     }
 
     /// Like ``request(_:)``, also returning the reply's text as the daemon sent it.
-    mutating func requestRaw(_ fields: String) async throws -> (text: String, message: ServerMessage) {
-        let id = nextID
+    mutating func requestRaw(_ operation: Request.Operation) async throws -> (text: String, message: ServerMessage) {
+        let id = RequestID.number(Double(nextID))
         nextID += 1
-        let line = "{\"id\":\(id)" + (fields.isEmpty ? "" : "," + fields) + "}\n"
-        try await outbound.write(ByteBuffer(string: line))
+        try await outbound.write(ByteBuffer(string: try JSONLineEncoder.line(Request(id: id, operation))))
         while let (text, message) = try await nextLine() {
-            guard message.event == nil else { continue }
-            if let error = message.error, message.id == nil || message.id == .number(Double(id)) {
-                throw ClientError.refused(error)
-            }
-            guard message.id == .number(Double(id)) else { continue }
+            if case .error(let error) = message, error.id == nil || error.id == id { throw ClientError.refused(error) }
+            guard message.event == nil, message.id == id else { continue }
             return (text, message)
         }
         throw ClientError.protocolViolation("the daemon closed the connection")
     }
 
-    /// The raw text of the next line, for `--json` output.
+    /// The next line: its text as the daemon sent it, for `--json` output, and what it says.
     mutating func nextLine() async throws -> (text: String, message: ServerMessage)? {
         guard let line = try await inbound.next() else { return nil }
         let message: ServerMessage

@@ -74,7 +74,7 @@ extension Orientctl {
             while true {
                 do {
                     try await DaemonClient.withConnection(path: connection.path) { client in
-                        let (text, reply) = try await client.requestRaw(settings.requestFields(op: "subscribe"))
+                        let (text, reply) = try await client.requestRaw(.subscribe(settings.subscription()))
                         backoff.reset()
                         subscribedOnce = true
                         await link.update(FollowState(reply, text: text))

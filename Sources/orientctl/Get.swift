@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientProtocol
 
 extension Orientctl {
     /// `orientctl get`: the current state, under the system mask or under this client's own settings.
@@ -25,7 +26,7 @@ extension Orientctl {
             try await reportingErrors {
                 // A reply may take a while: no read timeout is set, so a daemon that needs time to read
                 // the sensor before answering is waited for.
-                let request = settings.requestFields(op: "get")
+                let request = Request.Operation.get(settings.given)
                 let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
                     try await client.requestRaw(request)
                 }

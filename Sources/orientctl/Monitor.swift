@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientProtocol
 
 extension Orientctl {
     /// `orientctl monitor`: subscribe and print every change until interrupted.
@@ -23,7 +24,7 @@ extension Orientctl {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
                     let (text, reply) = try await client.requestRaw(
-                        settings.requestFields(op: "subscribe", changes: interfaceOnly ? "interface" : nil))
+                        .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all)))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }

@@ -28,7 +28,7 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(help: "Hold this client's interface orientation where it is (the client's own rotation lock).")
     var noAutorotate = false
 
-        func validate() throws {
+    func validate() throws {
         if let mask {
             do {
                 _ = try InterfaceOrientationMask(parsing: mask)
@@ -42,14 +42,17 @@ struct SubscriptionOptions: ParsableArguments {
         }
     }
 
-    /// The JSON fields of a `get` or `subscribe` request with these settings. Settings not given are left
-    /// out, so the daemon's defaults apply.
-    func requestFields(op: String, changes: String? = nil) -> String {
-        var fields = "\"op\":" + JSONLineWriter.quoted(op)
-        if let mask { fields += ",\"mask\":" + JSONLineWriter.quoted(mask) }
-        if let preferred { fields += ",\"preferred\":" + JSONLineWriter.quoted(preferred) }
-        if noAutorotate { fields += ",\"autorotate\":false" }
-        if let changes { fields += ",\"changes\":" + JSONLineWriter.quoted(changes) }
-        return fields
+    /// The settings a `get` carries: `nil` when none was given, for the system's view.
+    var given: SubscriptionSettings? {
+        mask == nil && preferred == nil && !noAutorotate ? nil : subscription()
+    }
+
+    /// The settings a `subscribe` carries; those not given are the daemon's defaults.
+    func subscription(changes: ChangeFilter = .all) -> SubscriptionSettings {
+        // Both were checked by validate().
+        SubscriptionSettings(
+            mask: mask.flatMap { try? InterfaceOrientationMask(parsing: $0) } ?? .all,
+            preferred: preferred.flatMap(InterfaceOrientation.init(rawValue:)), changes: changes,
+            autorotate: !noAutorotate)
     }
 }

@@ -26,7 +26,7 @@ extension Orientctl {
         func run() async throws {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
-                    let reply = try await client.request(settings.requestFields(op: "subscribe", changes: "interface"))
+                    let reply = try await client.request(.subscribe(settings.subscription(changes: .interface)))
                     var previous = "unknown"
                     if let interface = reply.interface, interface != "unknown" {
                         try runHook(reply, previous: previous)

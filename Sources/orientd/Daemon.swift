@@ -39,9 +39,32 @@ enum Daemon {
 
         let store = StateStore(directory: configuration.stateDirectory)
         let persistent = loadState(store, logger: logger)
+        // Made before the sensor service: while it exists, the sensor stays open.
+        let tabletModeSwitch = configuration.tabletModeSwitch
+            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
+        // The sensor service's controls, made first: the publisher and the D-Bus facade report to it.
+        let sensorInbox = SensorService.Inbox()
+        let facade = configuration.dbus
+            ? try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
+                sensorInbox.send(.claims(claimed ? 1 : 0))
+            } : nil
         let publisher = try await loop.submit {
-            NIOLoopBound(
-                Publisher(settings: publisherSettings(configuration, options: options), persistent: persistent, version: OrientdVersion.string),
+            // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
+            let dependencies = Publisher.Dependencies(
+                clock: EventLoopClock(loop), subscribersChanged: { sensorInbox.send(.subscribers($0)) },
+                freshStateWanted: { sensorInbox.send(.freshStateWanted($0)) }
+            ) { state in
+                facade?.update(state)
+                do {
+                    try tabletModeSwitch?.value.report(state.hinge.tabletMode)
+                } catch {
+                    logger.warning("tablet-mode switch: \(error)")
+                }
+            }
+            return NIOLoopBound(
+                Publisher(
+                    settings: publisherSettings(configuration, options: options), persistent: persistent,
+                    version: OrientdVersion.string, dependencies: dependencies),
                 eventLoop: loop)
         }.get()
         let policy = try await loop.submit {
@@ -51,21 +74,11 @@ enum Daemon {
                 eventLoop: loop)
         }.get()
 
-        // Made before the sensor service: while it exists, the sensor stays open.
-        let tabletModeSwitch = configuration.tabletModeSwitch
-            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let keepSensorOpen = tabletModeSwitch != nil
         let sensor = SensorService(
             source: source, eventLoop: loop, publisher: publisher,
             settings: pipelineSettings(configuration, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
-            exitAtEnd: options.exitAtEnd, logger: logger)
-        try await loop.submit {
-            publisher.value.onSubscriberCountChange = { sensor.send(.subscribers($0)) }
-            publisher.value.onFreshStateWanted = { sensor.send(.freshStateWanted($0)) }
-            publisher.value.schedule = { seconds, body in
-                loop.assumeIsolated().scheduleTask(in: timeAmount(seconds), body)
-            }
-        }.get()
+            exitAtEnd: options.exitAtEnd, logger: logger, inbox: sensorInbox)
         let controls = try await loop.submit {
             NIOLoopBound(
                 ControlQueue(publisher: publisher.value, save: { try store.save($0) }) { work, done in
@@ -103,24 +116,8 @@ enum Daemon {
             .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
-        // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
-        let facade = configuration.dbus
-            ? try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
-                sensor.send(.claims(claimed ? 1 : 0))
-            } : nil
         if let facade { services.append(.init(service: facade)) }
         if running.followsPanel { services.append(.init(service: PanelWatch(running: running))) }
-        if facade != nil || tabletModeSwitch != nil {
-            try await loop.submit {
-                publisher.value.onSystemStateChange = { state in
-                    facade?.update(state)
-                    if let device = tabletModeSwitch?.value {
-                        do { try device.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
-                    }
-                }
-                publisher.value.onSystemStateChange?(publisher.value.systemState)
-            }.get()
-        }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: watchdog))
         }

@@ -34,7 +34,7 @@ struct ControlQueueTests {
 
     @Test("While a save is held, other clients are served, and the lock applies only once saved")
     func slowSaveDoesNotStall() {
-        let p = Publisher(settings: .init(), persistent: PersistentState(), version: "test")
+        let p = Publisher()
         let saved = SavedStates()
         let thread = HeldBlockingThread()
         let queue = ControlQueue(publisher: p, save: { state in saved.states.withLock { $0.append(state) } }, runBlocking: thread.runner)
@@ -59,7 +59,7 @@ struct ControlQueueTests {
 
     @Test("Requests apply in order, each on top of the last, and the file holds the last")
     func inOrder() {
-        let p = Publisher(settings: .init(), persistent: PersistentState(), version: "test")
+        let p = Publisher()
         let saved = SavedStates()
         let thread = HeldBlockingThread()
         let queue = ControlQueue(publisher: p, save: { state in saved.states.withLock { $0.append(state) } }, runBlocking: thread.runner)
@@ -76,7 +76,7 @@ struct ControlQueueTests {
     @Test("A peer that may not is refused, and nothing is saved; a failed save changes nothing")
     func deniedAndFailed() {
         struct DiskFull: Error {}
-        let p = Publisher(settings: .init(), persistent: PersistentState(), version: "test")
+        let p = Publisher()
         let inline: ControlQueue.BlockingRunner = { work, done in
             do { try work(); done(nil) } catch { done(error) }
         }

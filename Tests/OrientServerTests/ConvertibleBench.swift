@@ -19,12 +19,17 @@ final class ConvertibleBench {
     static let landscapeRight = Vector3(g, 0, 0)
 
     let loop = EmbeddedEventLoop()
+    let clock = ManualClock()
     let publisher: Publisher
+    /// What the publisher asked of the sensor for `get` requests that wait.
+    var wanted: [Bool] { log.wanted }
+    private let log = WantedLog()
     private let pipeline: SensorPipeline
     private(set) var time = 0.0
 
     init(publisher settings: Publisher.Settings = .init(), pipeline rotateIn: RotateIn? = nil) {
-        publisher = Publisher(settings: settings, persistent: PersistentState(), version: "test")
+        let log = self.log
+        publisher = Publisher(settings: settings, clock: clock) { log.wanted.append($0) }
         var engine = EngineConfiguration()
         engine.rotateIn = rotateIn
         pipeline = SensorPipeline(
@@ -62,6 +67,10 @@ final class ConvertibleBench {
         let steps = 25
         for step in 1...steps { sample(display, hinge: start + (end - start) * Double(step) / Double(steps)) }
         hold(display, hinge: end, seconds: seconds)
+    }
+
+    private final class WantedLog {
+        var wanted: [Bool] = []
     }
 
     private func sample(_ display: Vector3, hinge: Double?) {

@@ -173,9 +173,6 @@ struct ConvertiblePublishingTests {
     @Test("A get on a convertible waits for the posture as well as the orientation: its interface depends on it")
     func getWaitsForPosture() throws {
         let bench = Bench()
-        var wanted: [Bool] = []
-        bench.publisher.onFreshStateWanted = { wanted.append($0) }
-        bench.publisher.schedule = { _, _ in }
         let sink = RecordingSink()
         #expect(bench.publisher.get(nil, from: sink, id: nil) == nil)
         bench.open()
@@ -188,14 +185,12 @@ struct ConvertiblePublishingTests {
         #expect(sink.lines.count == 1)
         #expect(reply.posture == "laptop" && reply.tabletMode == false && reply.fresh == true)
         #expect(reply.interface == "portrait")
-        #expect(wanted == [true, false])
+        #expect(bench.wanted == [true, false])
     }
 
     @Test("A get on a convertible whose base sensor goes away answers with the display's orientation at once")
     func getAfterBaseLost() throws {
         let bench = Bench()
-        bench.publisher.onFreshStateWanted = { _ in }
-        bench.publisher.schedule = { _, _ in }
         let sink = RecordingSink()
         #expect(bench.publisher.get(nil, from: sink, id: nil) == nil)
         bench.open()

@@ -9,18 +9,9 @@ import Testing
 struct OneShotGetTests {
     /// A publisher whose time limits run when the test says, and which records what it asks of the sensor.
     final class Harness {
-        let publisher = Publisher(settings: .init(), persistent: PersistentState(), version: "test")
-        var wanted: [Bool] = []
-        var timers: [() -> Void] = []
-        var limits: [Double] = []
-
-        init() {
-            publisher.onFreshStateWanted = { [unowned self] in wanted.append($0) }
-            publisher.schedule = { [unowned self] seconds, body in
-                limits.append(seconds)
-                timers.append(body)
-            }
-        }
+        let clock = ManualClock()
+        private(set) var wanted: [Bool] = []
+        private(set) lazy var publisher = Publisher(clock: clock) { [unowned self] in wanted.append($0) }
 
         func get(_ sink: RecordingSink, _ settings: SubscriptionSettings? = nil, id: Double) -> ServerMessage? {
             publisher.get(settings, from: sink, id: .number(id)).map { try! ServerMessage.decode(Array($0.utf8.dropLast())) }
@@ -41,7 +32,7 @@ struct OneShotGetTests {
         let sink = RecordingSink()
         #expect(h.get(sink, id: 1) == nil, "no answer until the sensor has spoken")
         #expect(h.wanted == [true])
-        #expect(h.limits == [1])
+        #expect(h.clock.delays == [1])
         h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
         #expect(sink.lines.isEmpty, "opened is not yet committed")
         h.publisher.deviceChanged(.landscapeLeft, time: 5)
@@ -49,7 +40,7 @@ struct OneShotGetTests {
         #expect(sink.messages.first?.fresh == true)
         #expect(sink.messages.first?.id == .number(1))
         #expect(h.wanted == [true, false], "the sensor may close again")
-        h.timers.forEach { $0() }
+        h.clock.advance(by: 1)
         #expect(sink.lines.count == 1, "the time limit of an answered get does nothing")
     }
 
@@ -60,7 +51,9 @@ struct OneShotGetTests {
         let sink = RecordingSink()
         #expect(h.get(sink, id: 1) == nil)
         h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
-        h.timers.forEach { $0() }
+        h.clock.advance(by: 0.999)
+        #expect(sink.lines.isEmpty, "not before the time limit")
+        h.clock.advance(by: 0.001)
         #expect(sink.messages.map(\.device) == ["portrait-upside-down"])
         #expect(sink.messages.first?.fresh == false)
         #expect(h.wanted == [true, false])
@@ -95,11 +88,13 @@ struct OneShotGetTests {
         #expect(a.messages.map(\.id) == [.number(1)])
         #expect(b.messages.map(\.id) == [.number(2)])
         h.publisher.sensorClosed()
+        h.clock.advance(by: 0.5)
         #expect(h.get(c, id: 3) == nil)
-        h.timers[0]()
-        #expect(c.lines.isEmpty, "the first batch's timer")
-        h.timers[1]()
-        #expect(c.messages.map(\.fresh) == [false])
+        h.clock.advance(by: 0.5)
+        #expect(c.lines.isEmpty, "the first batch's time limit does not cut the second short")
+        h.clock.advance(by: 0.5)
+        #expect(c.messages.map(\.fresh) == [false], "the second batch's own limit, a second after it began")
+        #expect(h.wanted == [true, false, true, false])
     }
 
     @Test("A sensor that turns out to be missing answers at once, not at the time limit")

@@ -21,7 +21,7 @@ extension Publisher {
     func control(_ change: ControlChange, id: RequestID? = nil) -> String {
         switch proposedState(change, id: id) {
         case .success(let state): apply(state, id: id)
-        case .failure(let refusal): Messages.errorReply(refusal)
+        case .failure(let refusal): ServerMessage.error(refusal).line
         }
     }
 }
@@ -29,7 +29,7 @@ extension Publisher {
 @Suite("Publisher")
 struct PublisherTests {
     private func publisher(mask: InterfaceOrientationMask = .all, state: PersistentState = PersistentState()) -> Publisher {
-        Publisher(settings: .init(configuredMask: mask), persistent: state, version: "test")
+        Publisher(settings: .init(configuredMask: mask), persistent: state)
     }
 
     private func reply(_ line: String) -> ServerMessage { try! ServerMessage.decode(Array(line.split(separator: "\n")[0].utf8)) }

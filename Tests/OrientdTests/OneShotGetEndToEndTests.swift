@@ -33,10 +33,11 @@ struct OneShotGetEndToEndTests {
 
         let first = try OrientdProcess.run(["--socket", daemon.socket, "get", "--json"], executable: OrientdProcess.orientctl)
         #expect(first.status == 0, "\(first.stderr)")
-        let state = try ServerMessage.decode(Array(first.stdout.utf8.prefix { $0 != UInt8(ascii: "\n") }))
-        #expect(state.device == "landscape-left", "not the unknown of a closed sensor: \(first.stdout)")
-        #expect(state.interface == "landscape-right")
-        #expect(state.fresh == true, "read now, and orientctl --json passes fresh through")
+        // --json prints the reply without ok and id: a state and its freshness, not a protocol line.
+        let state = try printed(first.stdout)
+        #expect(state["device"] as? String == "landscape-left", "not the unknown of a closed sensor: \(first.stdout)")
+        #expect(state["interface"] as? String == "landscape-right")
+        #expect(state["fresh"] as? Bool == true, "read now, and orientctl --json passes fresh through")
         #expect(daemon.log.contains("opening the sensor (for a get)"))
         #expect(waitFor { daemon.log.contains("closed the sensor") }, "the sensor closes once the get is answered")
 
@@ -54,10 +55,15 @@ struct OneShotGetEndToEndTests {
         let settled = try OrientdProcess.run(
             ["--socket", daemon.socket, "get", "--json", "--mask", "portrait", "--preferred", "portrait"],
             executable: OrientdProcess.orientctl)
-        let withSettings = try ServerMessage.decode(Array(settled.stdout.utf8.prefix { $0 != UInt8(ascii: "\n") }))
-        #expect(withSettings.fresh == true, "\(settled.stdout)")
-        #expect(withSettings.interface == "portrait")
+        let withSettings = try printed(settled.stdout)
+        #expect(withSettings["fresh"] as? Bool == true, "\(settled.stdout)")
+        #expect(withSettings["interface"] as? String == "portrait")
         #expect(daemon.log.components(separatedBy: "opening the sensor (for a get)").count == 5, "\(daemon.log)")
+    }
+
+    /// The object `orientctl get --json` printed.
+    private func printed(_ stdout: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any], "\(stdout)")
     }
 
     @Test("With no sensor at all, get answers at once that there is none")

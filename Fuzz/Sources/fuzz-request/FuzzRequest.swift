@@ -94,25 +94,7 @@ private func check(_ line: [UInt8]) {
     precondition(again == request, "\(request) written as \(written) decodes as \(again)")
 }
 
-/// The request as a client would send it.
+/// The request as a client would send it: the model's own encoding.
 private func wire(_ request: Request) -> String {
-    var writer = JSONLineWriter()
-    if let id = request.id { writer.field("id", id) }
-    switch request.operation {
-    case .get: writer.field("op", "get")
-    case .status: writer.field("op", "status")
-    case .lock: writer.field("op", "lock")
-    case .unlock: writer.field("op", "unlock")
-    case .unsubscribe: writer.field("op", "unsubscribe")
-    case .setMask(let mask):
-        writer.field("op", "set-mask")
-        writer.field("mask", mask?.name ?? "default")
-    case .subscribe(let settings):
-        writer.field("op", "subscribe")
-        writer.field("mask", settings.mask.name)
-        if let preferred = settings.preferred { writer.field("preferred", preferred.rawValue) }
-        writer.field("changes", settings.changes.rawValue)
-        writer.field("autorotate", settings.autorotate)
-    }
-    return writer.line
+    try! JSONLineEncoder.line(request)
 }

@@ -5,7 +5,7 @@ import OrientProtocol
 /// With on-demand sampling and nobody subscribed the sensor is closed, so the daemon's last state may be old. A
 /// `get` then opens the sensor, waits for its first committed orientation (or for `wait` seconds at most), and
 /// lets it close again. Requests that come while one is waiting join its batch and are answered with it.
-struct PendingGets {
+final class PendingGets {
     struct Waiter {
         let sink: any SubscriberSink
         let id: RequestID?
@@ -13,28 +13,47 @@ struct PendingGets {
         let settings: SubscriptionSettings?
     }
 
-    private(set) var waiters: [Waiter] = []
+    private var waiters: [Waiter] = []
     /// Counts batches, so that the time limit of an answered batch does not cut the next one short.
-    private(set) var batch = 0
+    private var batch = 0
+    private let clock: any PublishingClock
+    private let freshStateWanted: (Bool) -> Void
+
+    /// - Parameter freshStateWanted: told `true` when a batch starts waiting, `false` once none waits.
+    init(clock: any PublishingClock, freshStateWanted: @escaping (Bool) -> Void) {
+        self.clock = clock
+        self.freshStateWanted = freshStateWanted
+    }
 
     var isEmpty: Bool { waiters.isEmpty }
 
-    /// Adds a waiter. Returns the new batch's number when this one starts a batch (start its time limit then).
-    mutating func add(_ waiter: Waiter) -> Int? {
+    /// Adds a waiter. The first of a batch asks for a fresh state and starts the batch's time limit: `expire`
+    /// runs once `seconds` have passed, unless the batch was answered by then.
+    func add(_ waiter: Waiter, timeLimit seconds: Double, expire: @escaping () -> Void) {
         waiters.append(waiter)
-        guard waiters.count == 1 else { return nil }
+        guard waiters.count == 1 else { return }
         batch += 1
-        return batch
+        let started = batch
+        freshStateWanted(true)
+        clock.schedule(after: seconds) { [weak self] in
+            guard let self, batch == started, !waiters.isEmpty else { return }
+            expire()
+        }
     }
 
-    /// A connection closed: its waiting requests go.
-    mutating func remove(_ sink: any SubscriberSink) {
+    /// Answers every waiter with `reply`, ending the batch.
+    func answerAll(_ reply: (Waiter) -> String) {
+        guard !waiters.isEmpty else { return }
+        let answered = waiters
+        waiters.removeAll()
+        for waiter in answered { waiter.sink.send(reply(waiter)) }
+        freshStateWanted(false)
+    }
+
+    /// A connection closed: its waiting requests go, and with the last of them the wish for a fresh state.
+    func remove(_ sink: any SubscriberSink) {
+        guard !waiters.isEmpty else { return }
         waiters.removeAll { $0.sink === sink }
-    }
-
-    /// Takes every waiter, ending the batch.
-    mutating func takeAll() -> [Waiter] {
-        defer { waiters.removeAll() }
-        return waiters
+        if waiters.isEmpty { freshStateWanted(false) }
     }
 }

@@ -5,35 +5,25 @@ import OrientProtocol
 final class Subscriber {
     unowned let sink: any SubscriberSink
     private(set) var settings: SubscriptionSettings
-    private(set) var tracker: InterfaceOrientationTracker
+    private(set) var view: InterfaceOrientationTracker
     /// The last state written to the client (in a reply or an event).
     private var lastSent: OrientationState?
     /// A newer state is waiting for the socket to drain. Only the newest is ever sent: a client that does not
     /// read costs one flag, not a growing queue.
     private var pending: OrientationState?
 
-    init(sink: any SubscriberSink, settings: SubscriptionSettings, tracker: InterfaceOrientationTracker) {
+    init(sink: any SubscriberSink, settings: SubscriptionSettings, view: InterfaceOrientationTracker) {
         self.sink = sink
         self.settings = settings
-        self.tracker = tracker
+        self.view = view
     }
 
     func updateSettings(_ settings: SubscriptionSettings) throws(EmptyMaskError) {
-        try tracker.setClient(mask: settings.mask, preferred: settings.preferred, autorotates: settings.autorotate)
+        try view.setClient(mask: settings.mask, preferred: settings.preferred, autorotates: settings.autorotate)
         self.settings = settings
     }
 
-    func update(device: DeviceOrientation) { tracker.update(device: device) }
-    func setSystemLocked(_ locked: Bool) { tracker.setSystemLocked(locked) }
-    func setSystemMask(_ mask: InterfaceOrientationMask) throws(EmptyMaskError) { try tracker.setSystemMask(mask) }
-    func setHeldUpright(_ held: Bool) { tracker.setHeldUpright(held) }
-
-    func state(sensor: SensorState, time: Double?, hinge: HingeState) -> OrientationState {
-        OrientationState(
-            device: tracker.device, interface: tracker.interface, locked: tracker.rotationLocked,
-            mask: tracker.effectiveMask, sensor: sensor, time: time, hinge: hinge
-        )
-    }
+    func apply(_ update: ViewUpdate) { view.apply(update) }
 
     /// Records that the client was told `state` in a reply.
     func markSent(_ state: OrientationState) {

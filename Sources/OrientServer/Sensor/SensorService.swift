@@ -21,6 +21,22 @@ public struct SensorService: Service {
         case sourceEnded
     }
 
+    /// Where the service's controls wait until it runs. Made before the service, so that the publisher, which
+    /// the service needs, can be handed a way to tell it about subscribers when it is built.
+    public struct Inbox: Sendable {
+        fileprivate let stream: AsyncStream<Control>
+        fileprivate let continuation: AsyncStream<Control>.Continuation
+
+        public init() {
+            (stream, continuation) = AsyncStream.makeStream(of: Control.self)
+        }
+
+        /// Safe from any thread.
+        public func send(_ control: Control) {
+            continuation.yield(control)
+        }
+    }
+
     private let source: any SampleSource
     private let eventLoop: EventLoop
     private let publisher: NIOLoopBound<Publisher>
@@ -32,7 +48,7 @@ public struct SensorService: Service {
 
     public init(
         source: any SampleSource, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, settings: PipelineSettings,
-        exitAtEnd: Bool, logger: Logger
+        exitAtEnd: Bool, logger: Logger, inbox: Inbox = Inbox()
     ) {
         self.source = source
         self.eventLoop = eventLoop
@@ -40,7 +56,7 @@ public struct SensorService: Service {
         self.initialSettings = settings
         self.exitAtEnd = exitAtEnd
         self.logger = logger
-        (controls, controlInput) = AsyncStream.makeStream(of: Control.self)
+        (controls, controlInput) = (inbox.stream, inbox.continuation)
     }
 
     /// Tells the service about subscriber counts and reloads. Safe from any thread.

@@ -78,7 +78,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
         do {
             reply = answer(try RequestDecoder.decode(line))
         } catch {
-            reply = Messages.errorReply(error)
+            reply = ServerMessage.error(error).line
         }
         // A `get` waiting for the sensor is answered later, through `send`.
         if let reply { send(reply) }
@@ -104,7 +104,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
         case .subscribe(let settings): return publisher.subscribe(self, settings: settings, id: request.id)
         case .unsubscribe:
             publisher.unsubscribe(self)
-            return Messages.okReply(id: request.id)
+            return ServerMessage.done(id: request.id).line
         case .lock: return control(.locked(true), request)
         case .unlock: return control(.locked(false), request)
         case .setMask(let mask): return control(.mask(mask), request)
@@ -130,7 +130,7 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
         guard !closing else { return }
         closing = true
         let channel = context.channel
-        let buffer = channel.allocator.buffer(string: Messages.errorReply(error))
+        let buffer = channel.allocator.buffer(string: ServerMessage.error(error).line)
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 

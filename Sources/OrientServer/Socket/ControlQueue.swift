@@ -53,19 +53,20 @@ public final class ControlQueue {
         let authorize = job.authorize
         runBlocking({ guard authorize() else { throw Denied() } }) { [self] error in
             guard error == nil else {
-                return finish(job, Messages.errorReply(ProtocolError(
+                return finish(job, ServerMessage.error(ProtocolError(
                     .permissionDenied, "only root or members of the control group may lock, unlock or set the mask",
-                    id: job.id)))
+                    id: job.id)).line)
             }
             let next: PersistentState
             switch publisher.proposedState(job.change, id: job.id) {
-            case .failure(let refusal): return finish(job, Messages.errorReply(refusal))
+            case .failure(let refusal): return finish(job, ServerMessage.error(refusal).line)
             case .success(let state): next = state
             }
             let save = self.save
             runBlocking({ try save(next) }) { [self] error in
                 if let error {
-                    finish(job, Messages.errorReply(ProtocolError(.internalError, "cannot save the state: \(error)", id: job.id)))
+                    let failure = ProtocolError(.internalError, "cannot save the state: \(error)", id: job.id)
+                    finish(job, ServerMessage.error(failure).line)
                 } else {
                     finish(job, publisher.apply(next, id: job.id))
                 }

@@ -1,0 +1,123 @@
+import OrientCore
+
+/// A request line: `op`, `id`, and the fields its operation takes.
+///
+/// Decoding checks every known field's type and value and throws a ``ProtocolError`` that names the problem
+/// (``RequestDecoder`` turns the JSON decoder's own errors into ones too). Unknown fields are ignored, so newer
+/// clients can talk to older daemons.
+extension Request: Codable {
+    public func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: WireKey.self)
+        try members.encode(operation.name, forKey: .op)
+        try members.encodeIfPresent(id, forKey: .id)
+        switch operation {
+        case .get(let settings): try settings?.encode(to: encoder)
+        case .subscribe(let settings): try settings.encode(to: encoder)
+        case .setMask(let mask): try members.encode(mask?.name ?? Self.defaultMask, forKey: .mask)
+        case .unsubscribe, .lock, .unlock, .status: break
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: WireKey.self)
+        // Every known field's type first, as one error for the first that is wrong, whatever the operation.
+        let op = try members.decodeIfPresent(String.self, forKey: .op)
+        let id = try members.decodeIfPresent(RequestID.self, forKey: .id)
+        let fields = try SubscriptionFields(members)
+        guard let op else { throw ProtocolError(.badRequest, "missing \"op\"", id: id) }
+        do throws(ProtocolError) {
+            self.init(id: id, try Self.operation(op, fields))
+        } catch {
+            var error = error
+            error.id = id
+            throw error
+        }
+    }
+
+    /// `set-mask`'s word for the configured mask.
+    static let defaultMask = "default"
+
+    private static func operation(_ op: String, _ fields: SubscriptionFields) throws(ProtocolError) -> Operation {
+        switch op {
+        case "get":
+            // Without client settings, the system's view; with any, the view of a client that has them.
+            let asClient = fields.mask != nil || fields.preferred != nil || fields.autorotate != nil
+            return .get(asClient ? try fields.settings() : nil)
+        case "status": return .status
+        case "lock": return .lock
+        case "unlock": return .unlock
+        case "unsubscribe": return .unsubscribe
+        case "set-mask":
+            guard let text = fields.mask else { throw ProtocolError(.badField, "set-mask needs \"mask\"") }
+            return try .setMask(parsing: text)
+        case "subscribe":
+            return .subscribe(try fields.settings())
+        default:
+            let names = RequestDecoder.operations.joined(separator: ", ")
+            throw ProtocolError(.unknownOperation, "unknown op \"\(op)\"; expected one of: \(names)")
+        }
+    }
+}
+
+extension Request.Operation {
+    /// `set-mask` with its `mask` as written: a mask name or union, or `default` for the configured mask.
+    public static func setMask(parsing text: String) throws(ProtocolError) -> Self {
+        .setMask(text == Request.defaultMask ? nil : try SubscriptionFields.mask(text))
+    }
+}
+
+/// A client's settings as written in `get` and `subscribe`: the mask always (its presence makes a `get` answer
+/// as that client), the others when they differ from the defaults.
+extension SubscriptionSettings: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: WireKey.self)
+        try members.encode(mask.name, forKey: .mask)
+        try members.encodeIfPresent(preferred, forKey: .preferred)
+        if changes != .all { try members.encode(changes, forKey: .changes) }
+        if !autorotate { try members.encode(autorotate, forKey: .autorotate) }
+    }
+}
+
+/// The client settings' fields of a request, type-checked, before their values are.
+private struct SubscriptionFields {
+    var mask: String?
+    var preferred: String?
+    var changes: String?
+    var autorotate: Bool?
+
+    init(_ members: KeyedDecodingContainer<WireKey>) throws {
+        mask = try members.decodeIfPresent(String.self, forKey: .mask)
+        preferred = try members.decodeIfPresent(String.self, forKey: .preferred)
+        changes = try members.decodeIfPresent(String.self, forKey: .changes)
+        autorotate = try members.decodeIfPresent(Bool.self, forKey: .autorotate)
+    }
+
+    func settings() throws(ProtocolError) -> SubscriptionSettings {
+        var settings = SubscriptionSettings()
+        if let mask { settings.mask = try Self.mask(mask) }
+        if let preferred {
+            guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
+                let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
+                throw ProtocolError(
+                    .badField, "\"preferred\": unknown orientation \"\(preferred)\"; expected one of: \(names)")
+            }
+            settings.preferred = orientation
+        }
+        if let changes {
+            guard let filter = ChangeFilter(rawValue: changes) else {
+                throw ProtocolError(.badField, "\"changes\": expected \"all\" or \"interface\", got \"\(changes)\"")
+            }
+            settings.changes = filter
+        }
+        if let autorotate { settings.autorotate = autorotate }
+        return settings
+    }
+
+    static func mask(_ text: String) throws(ProtocolError) -> InterfaceOrientationMask {
+        do {
+            return try InterfaceOrientationMask(parsing: text)
+        } catch {
+            throw ProtocolError(.badField, "\"mask\": \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+/// The answer to `status`.
+public struct StatusReport: Sendable, Equatable, Codable {
+    public struct Sensor: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var mode: String
+        public var rate: Double?
+        public var mountMatrix: String
+        public var mountMatrixSource: String
+        public var mountMatrixRepaired: Bool
+        public var location: String
+        /// A convertible's keyboard-base sensor, read with this one; `nil` when there is none.
+        public var base: BaseSensor?
+
+        public init(
+            id: String, name: String, mode: String, rate: Double?, mountMatrix: String, mountMatrixSource: String,
+            mountMatrixRepaired: Bool, location: String, base: BaseSensor? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.mode = mode
+            self.rate = rate
+            self.mountMatrix = mountMatrix
+            self.mountMatrixSource = mountMatrixSource
+            self.mountMatrixRepaired = mountMatrixRepaired
+            self.location = location
+            self.base = base
+        }
+    }
+
+    public struct BaseSensor: Sendable, Equatable, Codable {
+        public var id: String
+        public var name: String
+        /// The sysfs path; `nil` for a replayed trace's base readings.
+        public var path: String?
+        public var mountMatrix: String
+        public var mountMatrixSource: String
+        public var mountMatrixRepaired: Bool
+
+        public init(
+            id: String, name: String, path: String?, mountMatrix: String, mountMatrixSource: String, mountMatrixRepaired: Bool
+        ) {
+            self.id = id
+            self.name = name
+            self.path = path
+            self.mountMatrix = mountMatrix
+            self.mountMatrixSource = mountMatrixSource
+            self.mountMatrixRepaired = mountMatrixRepaired
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: WireKey.self)
+            try members.encode(id, forKey: .id)
+            try members.encode(name, forKey: .name)
+            try members.encode(path, forKey: .path)
+            try members.encode(mountMatrix, forKey: .mountMatrix)
+            try members.encode(mountMatrixSource, forKey: .mountMatrixSource)
+            try members.encode(mountMatrixRepaired, forKey: .mountMatrixRepaired)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: WireKey.self)
+            id = try members.decode(String.self, forKey: .id)
+            name = try members.decode(String.self, forKey: .name)
+            path = try members.decodeIfPresent(String.self, forKey: .path)
+            mountMatrix = try members.decode(String.self, forKey: .mountMatrix)
+            mountMatrixSource = try members.decode(String.self, forKey: .mountMatrixSource)
+            mountMatrixRepaired = try members.decode(Bool.self, forKey: .mountMatrixRepaired)
+        }
+    }
+
+    public var version: String
+    /// Seconds since the daemon started.
+    public var uptime: Double
+    public var subscribers: Int
+    public var sampling: String
+    public var sensorState: SensorState
+    /// The sensor in use, or the last one used; `nil` when none was ever found.
+    public var sensor: Sensor?
+    /// Whether the report says anything of a base sensor (`base`, null included): daemons before convertibles
+    /// did not, and a client then prints nothing rather than a "none" that was not said.
+    public var reportsBase: Bool
+
+    public init(
+        version: String, uptime: Double, subscribers: Int, sampling: String, sensorState: SensorState, sensor: Sensor?,
+        reportsBase: Bool = true
+    ) {
+        self.version = version
+        self.uptime = uptime
+        self.subscribers = subscribers
+        self.sampling = sampling
+        self.sensorState = sensorState
+        self.sensor = sensor
+        self.reportsBase = reportsBase
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: WireKey.self)
+        try members.encode(version, forKey: .version)
+        try members.encode(uptime, forKey: .uptime)
+        try members.encode(subscribers, forKey: .subscribers)
+        try members.encode(sampling, forKey: .sampling)
+        var detail = members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
+        try detail.encode(sensorState, forKey: .state)
+        if let sensor {
+            try detail.encode(sensor.id, forKey: .id)
+            try detail.encode(sensor.name, forKey: .name)
+            try detail.encode(sensor.mode, forKey: .mode)
+            try detail.encode(sensor.rate, forKey: .rate)
+            try detail.encode(sensor.location, forKey: .location)
+            try detail.encode(sensor.mountMatrix, forKey: .mountMatrix)
+            try detail.encode(sensor.mountMatrixSource, forKey: .mountMatrixSource)
+            try detail.encode(sensor.mountMatrixRepaired, forKey: .mountMatrixRepaired)
+        }
+        // Null without a base sensor, so that a client can tell that from an older daemon.
+        if reportsBase { try detail.encode(sensor?.base, forKey: .base) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: WireKey.self)
+        version = try members.decode(String.self, forKey: .version)
+        uptime = try members.decode(Double.self, forKey: .uptime)
+        subscribers = try members.decode(Int.self, forKey: .subscribers)
+        sampling = try members.decode(String.self, forKey: .sampling)
+        let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
+        sensorState = try detail.decode(SensorState.self, forKey: .state)
+        reportsBase = detail.contains(.base)
+        // Without a sensor ever found, the object holds the state alone.
+        guard detail.contains(.id) else {
+            sensor = nil
+            return
+        }
+        sensor = Sensor(
+            id: try detail.decode(String.self, forKey: .id), name: try detail.decode(String.self, forKey: .name),
+            mode: try detail.decode(String.self, forKey: .mode),
+            rate: try detail.decodeIfPresent(Double.self, forKey: .rate),
+            mountMatrix: try detail.decode(String.self, forKey: .mountMatrix),
+            mountMatrixSource: try detail.decode(String.self, forKey: .mountMatrixSource),
+            mountMatrixRepaired: try detail.decode(Bool.self, forKey: .mountMatrixRepaired),
+            location: try detail.decode(String.self, forKey: .location),
+            base: try detail.decodeIfPresent(BaseSensor.self, forKey: .base))
+    }
+}

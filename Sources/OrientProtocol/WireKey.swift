@@ -1,0 +1,12 @@
+/// Every member name of the protocol, as spelled on the wire (PROTOCOL.md): requests, replies, events and status.
+enum WireKey: String, CodingKey {
+    case op, id, ok, event, error, code, message
+    case device, interface, locked, mask, sensor, t, posture, fresh
+    case tabletMode = "tablet-mode"
+    case hingeAngle = "hinge-angle"
+    case preferred, changes, autorotate
+    case version, uptime, subscribers, sampling, state, name, mode, rate, location, base, path
+    case mountMatrix = "mount-matrix"
+    case mountMatrixSource = "mount-matrix-source"
+    case mountMatrixRepaired = "mount-matrix-repaired"
+}

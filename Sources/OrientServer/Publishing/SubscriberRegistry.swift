@@ -1,0 +1,46 @@
+import OrientCore
+import OrientProtocol
+
+/// The subscribed connections, and the fan-out of a change to them.
+struct SubscriberRegistry {
+    private var subscribers: [ObjectIdentifier: Subscriber] = [:]
+
+    var count: Int { subscribers.count }
+
+    subscript(sink: any SubscriberSink) -> Subscriber? { subscribers[ObjectIdentifier(sink)] }
+
+    mutating func add(_ subscriber: Subscriber) {
+        subscribers[ObjectIdentifier(subscriber.sink)] = subscriber
+    }
+
+    /// Returns whether `sink` was subscribed.
+    mutating func remove(_ sink: any SubscriberSink) -> Bool {
+        subscribers.removeValue(forKey: ObjectIdentifier(sink)) != nil
+    }
+
+    func apply(_ update: ViewUpdate) {
+        for subscriber in subscribers.values { subscriber.apply(update) }
+    }
+
+    /// Why a system mask cannot be put in force, or `nil`: it would leave a subscriber with no allowed orientation.
+    /// - Parameter shown: the mask to name, when another one is in force because of it (a reloaded configured
+    ///   mask, under a mask set at run time).
+    func stranding(_ mask: InterfaceOrientationMask, shown: InterfaceOrientationMask? = nil) -> String? {
+        let stranded = subscribers.values.filter { mask.intersection($0.settings.mask).isEmpty }.count
+        guard stranded > 0 else { return nil }
+        return "the mask \(shown ?? mask) would leave \(stranded) subscriber(s) with no allowed orientation"
+    }
+
+    /// Offers every subscriber its current state; each event line is encoded once per distinct state.
+    func broadcast(_ state: PublishedState) {
+        var cache: [OrientationState: String] = [:]
+        for subscriber in subscribers.values {
+            subscriber.offer(state.state(seenBy: subscriber.view)) { state in
+                if let line = cache[state] { return line }
+                let line = ServerMessage.event(state).line
+                cache[state] = line
+                return line
+            }
+        }
+    }
+}
