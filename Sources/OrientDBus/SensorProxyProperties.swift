@@ -3,7 +3,8 @@ import OrientCore
 /// The values iio-sensor-proxy's clients read, derived from what the daemon knows. Pure: no bus, no I/O.
 ///
 /// `AccelerometerOrientation` is the device orientation (not the interface orientation: the desktops apply
-/// their own lock), named as iio-sensor-proxy names it. Face up, face down and unknown keep the last upright
+/// their own lock), named as iio-sensor-proxy names it: by the edge of the panel that is up, whatever the panel's
+/// natural orientation (the device orientation's name depends on it; iio-sensor-proxy's does not). Face up, face down and unknown keep the last upright
 /// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
 /// and while no sensor can be read.
 public struct SensorProxyProperties: Sendable, Equatable {
@@ -12,8 +13,16 @@ public struct SensorProxyProperties: Sendable, Equatable {
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
+    /// What the daemon's device orientations are named by, to turn them back into the panel's poses.
+    private var natural = NaturalOrientation.portrait
 
     public init() {}
+
+    /// The panel's natural orientation, as the daemon names device orientations by it.
+    public mutating func setNatural(_ natural: NaturalOrientation) {
+        self.natural = natural
+        refresh()
+    }
 
     /// The sensor is plugged in (whether or not it is open).
     public mutating func setPresent(_ present: Bool) {
@@ -42,21 +51,15 @@ public struct SensorProxyProperties: Sendable, Equatable {
         return names
     }
 
-    /// iio-sensor-proxy's name for an upright device orientation (shared/notes/orientation-semantics.md): the
-    /// edge that points up. Landscape right has the left edge up.
-    public static func name(of device: DeviceOrientation) -> String? {
-        switch device {
-        case .portrait: "normal"
-        case .portraitUpsideDown: "bottom-up"
-        case .landscapeRight: "left-up"
-        case .landscapeLeft: "right-up"
-        case .faceUp, .faceDown, .unknown: nil
-        }
+    /// iio-sensor-proxy's name for an upright device orientation: the edge of the panel that points up (on a
+    /// portrait panel, landscape right has the left edge up; on a landscape one, portrait has).
+    public static func name(of device: DeviceOrientation, on natural: NaturalOrientation = .portrait) -> String? {
+        natural.pose(of: device)?.rawValue
     }
 
     private mutating func refresh() {
         hasAccelerometer = sensorPresent
         let readable = sensorPresent && sensorReadable
-        accelerometerOrientation = readable ? lastUpright.flatMap(Self.name(of:)) ?? "undefined" : "undefined"
+        accelerometerOrientation = readable ? lastUpright.flatMap { Self.name(of: $0, on: natural) } ?? "undefined" : "undefined"
     }
 }

@@ -49,6 +49,17 @@ public final class SensorProxyService: Service, Sendable {
         if changed { wakeup.signal() }
     }
 
+    /// The panel's natural orientation changed (or is known at start): the same device orientation may now be
+    /// another edge of the panel up.
+    public func setNatural(_ natural: NaturalOrientation) {
+        let changed = shared.withLock { shared in
+            let before = shared.properties
+            shared.properties.setNatural(natural)
+            return shared.properties != before
+        }
+        if changed { wakeup.signal() }
+    }
+
     public func run() async throws {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()

@@ -6,6 +6,7 @@ extension OrientationState: Codable {
         var members = encoder.container(keyedBy: WireKey.self)
         try members.encode(device, forKey: .device)
         try members.encode(interface, forKey: .interface)
+        try members.encode(rotation, forKey: .rotation)
         try members.encode(locked, forKey: .locked)
         try members.encode(mask.name, forKey: .mask)
         try members.encode(sensor, forKey: .sensor)
@@ -16,7 +17,8 @@ extension OrientationState: Codable {
         try members.encode(hinge.hingeAngle, forKey: .hingeAngle)
     }
 
-    /// A daemon from before convertibles sends no posture, tablet mode or hinge angle: they read as unknown.
+    /// A daemon from before convertibles sends no posture, tablet mode or hinge angle: they read as unknown; one from
+    /// before natural orientation sends no rotation: nil.
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: WireKey.self)
         let maskName = try members.decode(String.self, forKey: .mask)
@@ -27,6 +29,7 @@ extension OrientationState: Codable {
         }
         device = try members.decode(DeviceOrientation.self, forKey: .device)
         interface = try members.decode(InterfaceOrientation.self, forKey: .interface)
+        rotation = try members.decodeIfPresent(Int.self, forKey: .rotation)
         locked = try members.decode(Bool.self, forKey: .locked)
         sensor = try members.decode(SensorState.self, forKey: .sensor)
         time = try members.decodeIfPresent(Double.self, forKey: .t)

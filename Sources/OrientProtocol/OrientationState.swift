@@ -14,6 +14,10 @@ public enum SensorState: String, Sendable, Hashable, Codable {
 public struct OrientationState: Sendable, Hashable {
     public var device: DeviceOrientation
     public var interface: InterfaceOrientation
+    /// How far, in degrees counter-clockwise as the user looks at the panel, the content must be turned for
+    /// `interface` to appear upright (``PanelPose/rotation``); `nil` while the interface is unknown, or from a
+    /// daemon that does not say.
+    public var rotation: Int?
     public var locked: Bool
     /// The mask this state was resolved under (the system mask for `get`, system ∩ client for subscribers).
     public var mask: InterfaceOrientationMask
@@ -24,11 +28,12 @@ public struct OrientationState: Sendable, Hashable {
     public var hinge: HingeState
 
     public init(
-        device: DeviceOrientation, interface: InterfaceOrientation, locked: Bool, mask: InterfaceOrientationMask,
-        sensor: SensorState, time: Double?, hinge: HingeState = .unknown
+        device: DeviceOrientation, interface: InterfaceOrientation, rotation: Int? = nil, locked: Bool,
+        mask: InterfaceOrientationMask, sensor: SensorState, time: Double?, hinge: HingeState = .unknown
     ) {
         self.device = device
         self.interface = interface
+        self.rotation = rotation
         self.locked = locked
         self.mask = mask
         self.sensor = sensor

@@ -46,6 +46,7 @@ extension ServerMessage {
 
     public var device: String? { state?.device.rawValue }
     public var interface: String? { state?.interface.rawValue }
+    public var rotation: Int? { state?.rotation }
     public var locked: Bool? { state?.locked }
     public var mask: String? { state?.mask.name }
     /// The sensor state, in states and in `status`.

@@ -74,6 +74,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var uptime: Double
     public var subscribers: Int
     public var sampling: String
+    /// The panel's natural orientation (`portrait`, `landscape`) and where it came from (`panel eDP-1, 1920x1080`,
+    /// `assumed: no internal panel ...`); `nil` from a daemon that does not say.
+    public var naturalOrientation: String?
+    public var naturalOrientationSource: String?
     public var sensorState: SensorState
     /// The sensor in use, or the last one used; `nil` when none was ever found.
     public var sensor: Sensor?
@@ -82,13 +86,15 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var reportsBase: Bool
 
     public init(
-        version: String, uptime: Double, subscribers: Int, sampling: String, sensorState: SensorState, sensor: Sensor?,
-        reportsBase: Bool = true
+        version: String, uptime: Double, subscribers: Int, sampling: String, naturalOrientation: String? = nil,
+        naturalOrientationSource: String? = nil, sensorState: SensorState, sensor: Sensor?, reportsBase: Bool = true
     ) {
         self.version = version
         self.uptime = uptime
         self.subscribers = subscribers
         self.sampling = sampling
+        self.naturalOrientation = naturalOrientation
+        self.naturalOrientationSource = naturalOrientationSource
         self.sensorState = sensorState
         self.sensor = sensor
         self.reportsBase = reportsBase
@@ -100,6 +106,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try members.encode(uptime, forKey: .uptime)
         try members.encode(subscribers, forKey: .subscribers)
         try members.encode(sampling, forKey: .sampling)
+        try members.encodeIfPresent(naturalOrientation, forKey: .naturalOrientation)
+        try members.encodeIfPresent(naturalOrientationSource, forKey: .naturalOrientationSource)
         var detail = members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
         try detail.encode(sensorState, forKey: .state)
         if let sensor {
@@ -122,6 +130,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         uptime = try members.decode(Double.self, forKey: .uptime)
         subscribers = try members.decode(Int.self, forKey: .subscribers)
         sampling = try members.decode(String.self, forKey: .sampling)
+        naturalOrientation = try members.decodeIfPresent(String.self, forKey: .naturalOrientation)
+        naturalOrientationSource = try members.decodeIfPresent(String.self, forKey: .naturalOrientationSource)
         let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
         sensorState = try detail.decode(SensorState.self, forKey: .state)
         reportsBase = detail.contains(.base)

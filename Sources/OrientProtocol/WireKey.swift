@@ -1,7 +1,9 @@
 /// Every member name of the protocol, as spelled on the wire (PROTOCOL.md): requests, replies, events and status.
 enum WireKey: String, CodingKey {
     case op, id, ok, event, error, code, message
-    case device, interface, locked, mask, sensor, t, posture, fresh
+    case device, interface, rotation, locked, mask, sensor, t, posture, fresh
+    case naturalOrientation = "natural-orientation"
+    case naturalOrientationSource = "natural-orientation-source"
     case tabletMode = "tablet-mode"
     case hingeAngle = "hinge-angle"
     case preferred, changes, autorotate

@@ -74,13 +74,13 @@ extension Orientctl {
             while true {
                 do {
                     try await DaemonClient.withConnection(path: connection.path) { client in
-                        let (text, reply) = try await client.requestRaw(.subscribe(settings.subscription()))
+                        let reply = try await client.request(.subscribe(settings.subscription()))
                         backoff.reset()
                         subscribedOnce = true
-                        await link.update(FollowState(reply, text: text))
-                        while let (text, message) = try await client.nextLine() {
+                        await link.update(FollowState(reply))
+                        while let (_, message) = try await client.nextLine() {
                             guard message.event != nil else { continue }
-                            await link.update(FollowState(message, text: text))
+                            await link.update(FollowState(message))
                         }
                     }
                     writeStandardError("orientctl: orientd closed the connection; reconnecting\n")
@@ -104,14 +104,12 @@ extension Orientctl {
 }
 
 extension FollowState {
-    /// The fields follow uses, from one of the daemon's lines. `rotation` is read from the line itself until
-    /// ServerMessage carries it.
-    init(_ message: ServerMessage, text: String) {
-        struct RotationField: Decodable { let rotation: Int? }
-        let rotation = try? JSONDecoder().decode(RotationField.self, from: Data(text.utf8)).rotation
+    /// The fields follow uses, from one of the daemon's lines; a daemon from before `rotation` leaves it nil,
+    /// and the interface orientation decides (as on a portrait panel).
+    init(_ message: ServerMessage) {
         self.init(
             interface: message.interface ?? "unknown", locked: message.locked ?? false, tabletMode: message.tabletMode,
-            rotation: rotation ?? nil)
+            rotation: message.rotation)
     }
 }
 

@@ -5,7 +5,7 @@ enum StateText {
     static func human(_ m: ServerMessage) -> String {
         var text = """
             device: \(m.device ?? "?")
-            interface: \(m.interface ?? "?")
+            interface: \(m.interface ?? "?")\(m.rotation.map { "\nrotation: \($0)°" } ?? "")
             locked: \(m.locked == true ? "yes" : "no")
             mask: \(m.mask ?? "?")
             sensor: \(m.sensor ?? "?")

@@ -19,6 +19,9 @@ extension Orientctl {
                 }
                 guard let report = reply.statusReport else { throw ClientError.protocolViolation(text) }
                 printLine("orientd \(report.version), up \(Int(report.uptime)) s, \(report.subscribers) subscriber(s), sampling \(report.sampling)")
+                if let natural = report.naturalOrientation {
+                    printLine("natural orientation: \(natural)" + (report.naturalOrientationSource.map { " (\($0))" } ?? ""))
+                }
                 guard let sensor = report.sensor else {
                     printLine("sensor: \(report.sensorState.rawValue)")
                     return

@@ -48,6 +48,7 @@ enum Daemon {
             ? try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
                 sensorInbox.send(.claims(claimed ? 1 : 0))
             } : nil
+        facade?.setNatural(panel.natural)
         let publisher = try await loop.submit {
             // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
             let dependencies = Publisher.Dependencies(
@@ -63,7 +64,7 @@ enum Daemon {
             }
             return NIOLoopBound(
                 Publisher(
-                    settings: publisherSettings(configuration, options: options), persistent: persistent,
+                    settings: publisherSettings(configuration, panel: panel, options: options), persistent: persistent,
                     version: OrientdVersion.string, dependencies: dependencies),
                 eventLoop: loop)
         }.get()
@@ -101,8 +102,9 @@ enum Daemon {
                 policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
                 if let admitted { policy.value.maximumClients = admitted }
                 policy.value.requestTimeout = timeAmount(next.requestTimeout)
-                return publisher.value.reconfigure(publisherSettings(next, options: options))
+                return publisher.value.reconfigure(publisherSettings(next, panel: panel, options: options))
             }.get()
+            facade?.setNatural(panel.natural)
             sensor.send(.reconfigure(pipelineSettings(next, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
             return problem
         }
@@ -158,11 +160,13 @@ enum Daemon {
         }
     }
 
-    private static func publisherSettings(_ c: DaemonConfiguration, options: RunOptions) -> Publisher.Settings {
+    private static func publisherSettings(
+        _ c: DaemonConfiguration, panel: PanelDetection, options: RunOptions
+    ) -> Publisher.Settings {
         // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
         Publisher.Settings(
             configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.engine.mountRepair,
-            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.engine.rotateIn)
+            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.engine.rotateIn, panel: panel)
     }
 
     /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch

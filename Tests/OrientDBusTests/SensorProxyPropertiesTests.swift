@@ -82,4 +82,22 @@ struct SensorProxyPropertiesTests {
         properties.setPresent(false)
         #expect(properties.changedNames(since: upright) == ["HasAccelerometer", "AccelerometerOrientation"])
     }
+
+    @Test("On a landscape panel the names stay the panel's edges: upright as installed is normal, the left edge up left-up")
+    func landscapePanel() {
+        var properties = SensorProxyProperties()
+        properties.setPresent(true)
+        properties.setNatural(.landscape)
+        properties.update(device: .landscapeLeft, readable: true)
+        #expect(properties.accelerometerOrientation == "normal")
+        properties.update(device: .portrait, readable: true)
+        #expect(properties.accelerometerOrientation == "left-up")
+        properties.update(device: .landscapeRight, readable: true)
+        #expect(properties.accelerometerOrientation == "bottom-up")
+        properties.update(device: .portraitUpsideDown, readable: true)
+        #expect(properties.accelerometerOrientation == "right-up")
+        // The same device orientation named on a portrait panel is another edge up.
+        properties.setNatural(.portrait)
+        #expect(properties.accelerometerOrientation == "bottom-up")
+    }
 }

@@ -16,9 +16,10 @@ struct ServerMessageTests {
     /// One of every kind of message, with and without the members that may be absent or null.
     static var every: [ServerMessage] {
         let flat = OrientationState(
-            device: .faceUp, interface: .landscapeLeft, locked: false, mask: .all, sensor: .available, time: 81.2)
+            device: .faceUp, interface: .landscapeLeft, rotation: 90, locked: false, mask: .all, sensor: .available,
+            time: 81.2)
         let convertible = OrientationState(
-            device: .portrait, interface: .portrait, locked: true, mask: [.portrait, .landscapeLeft], sensor: .available,
+            device: .portrait, interface: .portrait, rotation: 0, locked: true, mask: [.portrait, .landscapeLeft], sensor: .available,
             time: 12.48, hinge: HingeState(posture: .laptop, tabletMode: false, hingeAngle: 112))
         let none = OrientationState(device: .unknown, interface: .unknown, locked: false, mask: .landscape, sensor: .none, time: nil)
         var withBase = sensor
@@ -29,7 +30,8 @@ struct ServerMessageTests {
             .event(flat), .event(convertible), .event(none),
             .done(id: .number(3)), .done(id: nil),
             .status(id: .number(7), StatusReport(
-                version: "0.1.0", uptime: 3600.25, subscribers: 2, sampling: "on-demand", sensorState: .available, sensor: sensor)),
+                version: "0.1.0", uptime: 3600.25, subscribers: 2, sampling: "on-demand", naturalOrientation: "landscape",
+                naturalOrientationSource: "panel eDP-1, 1920x1080", sensorState: .available, sensor: sensor)),
             .status(id: nil, StatusReport(
                 version: "1", uptime: 0, subscribers: 0, sampling: "always", sensorState: .unavailable, sensor: withBase)),
             .status(id: nil, StatusReport(version: "1", uptime: 1, subscribers: 0, sampling: "always", sensorState: .none, sensor: nil)),
@@ -54,19 +56,21 @@ struct ServerMessageTests {
     @Test("The lines are byte for byte PROTOCOL.md's: members in its order, numbers and nulls as it shows them")
     func wireBytes() {
         let flat = OrientationState(
-            device: .faceUp, interface: .landscapeLeft, locked: false, mask: .all, sensor: .available, time: 81.2)
+            device: .faceUp, interface: .landscapeLeft, rotation: 90, locked: false, mask: .all, sensor: .available,
+            time: 81.2)
         #expect(ServerMessage.state(id: .number(1), flat, fresh: true).line
-            == #"{"ok":true,"id":1,"device":"face-up","interface":"landscape-left","locked":false,"mask":"all","sensor":"available","t":81.2,"posture":"unknown","tablet-mode":null,"hinge-angle":null,"fresh":true}"# + "\n")
+            == #"{"ok":true,"id":1,"device":"face-up","interface":"landscape-left","rotation":90,"locked":false,"mask":"all","sensor":"available","t":81.2,"posture":"unknown","tablet-mode":null,"hinge-angle":null,"fresh":true}"# + "\n")
         let laptop = OrientationState(
-            device: .portrait, interface: .portrait, locked: false, mask: .all, sensor: .available, time: 12.48,
-            hinge: HingeState(posture: .laptop, tabletMode: false, hingeAngle: 112))
+            device: .portrait, interface: .portrait, rotation: 0, locked: false, mask: .all, sensor: .available,
+            time: 12.48, hinge: HingeState(posture: .laptop, tabletMode: false, hingeAngle: 112))
         #expect(ServerMessage.event(laptop).line
-            == #"{"event":"orientation","device":"portrait","interface":"portrait","locked":false,"mask":"all","sensor":"available","t":12.48,"posture":"laptop","tablet-mode":false,"hinge-angle":112}"# + "\n")
+            == #"{"event":"orientation","device":"portrait","interface":"portrait","rotation":0,"locked":false,"mask":"all","sensor":"available","t":12.48,"posture":"laptop","tablet-mode":false,"hinge-angle":112}"# + "\n")
         #expect(ServerMessage.done(id: .number(3)).line == #"{"ok":true,"id":3}"# + "\n")
         let status = StatusReport(
-            version: "0.1.0", uptime: 3600.25, subscribers: 2, sampling: "on-demand", sensorState: .available, sensor: Self.sensor)
+            version: "0.1.0", uptime: 3600.25, subscribers: 2, sampling: "on-demand", naturalOrientation: "landscape",
+            naturalOrientationSource: "panel eDP-1, 1920x1080", sensorState: .available, sensor: Self.sensor)
         #expect(ServerMessage.status(id: .number(7), status).line
-            == #"{"ok":true,"id":7,"version":"0.1.0","uptime":3600.25,"subscribers":2,"sampling":"on-demand","sensor":{"state":"available","id":"iio:device0","name":"accel_3d","mode":"polled","rate":50,"location":"display","mount-matrix":"0, 1, 0; 1, 0, 0; 0, 0, 1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":true,"base":null}}"# + "\n")
+            == #"{"ok":true,"id":7,"version":"0.1.0","uptime":3600.25,"subscribers":2,"sampling":"on-demand","natural-orientation":"landscape","natural-orientation-source":"panel eDP-1, 1920x1080","sensor":{"state":"available","id":"iio:device0","name":"accel_3d","mode":"polled","rate":50,"location":"display","mount-matrix":"0, 1, 0; 1, 0, 0; 0, 0, 1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":true,"base":null}}"# + "\n")
         var withBase = Self.sensor
         withBase.base = Self.base
         #expect(ServerMessage.status(id: nil, StatusReport(

@@ -53,17 +53,37 @@ struct PublishedStateTests {
         _ = state.sensorOpened(Self.convertible)
         #expect(!state.holdsUpright, "tablet mode unknown")
         let laptop = state.sensorChanged(device: .landscapeLeft, posture: posture(.laptop, tabletMode: .some(false)), time: 1)
-        #expect(laptop == ViewUpdate(device: .landscapeLeft, heldUpright: true))
+        #expect(laptop == ViewUpdate(device: .landscapeLeft, heldUpright: .init(held: true, upright: .portrait)))
         #expect(state.holdsUpright && state.systemState.interface == .portrait, "the system's view is held too")
         let hinge = state.sensorChanged(device: nil, posture: posture(nil), time: 2)
         #expect(hinge == ViewUpdate(), "nothing for the views when tablet mode did not change")
         let always = state.reconfigure(.init(rotateIn: .always))
-        #expect(always == ViewUpdate(heldUpright: false, systemMask: .all))
+        #expect(always == ViewUpdate(heldUpright: .init(held: false, upright: .portrait), systemMask: .all))
         #expect(state.systemState.interface == .landscapeRight)
         _ = state.reconfigure(.init(rotateIn: .tabletMode))
         let lost = state.sensorLost(.unavailable)
-        #expect(lost == ViewUpdate(device: .unknown, heldUpright: false), "no base sensor, no hold")
+        #expect(lost == ViewUpdate(device: .unknown, heldUpright: .init(held: false, upright: .portrait)), "no base sensor, no hold")
         #expect(state.sensor == .unavailable && state.hinge == .unknown)
+    }
+
+    @Test("On a landscape panel a convertible is held as installed, and each state carries its rotation")
+    func landscapePanel() {
+        let panel = PanelDetection(natural: .landscape, source: .setting)
+        var state = PublishedState(settings: .init(panel: panel), persistent: PersistentState())
+        _ = state.sensorOpened(Self.convertible)
+        #expect(state.systemState.rotation == nil, "no interface yet")
+        // The lid upside down as a laptop (bottom-up on a landscape panel is landscape-right): held as installed.
+        let laptop = state.sensorChanged(
+            device: .landscapeRight, posture: posture(.laptop, tabletMode: .some(false)), time: 1)
+        #expect(laptop.heldUpright == .init(held: true, upright: .landscapeLeft))
+        #expect(state.systemState.interface == .landscapeRight && state.systemState.rotation == 0)
+        _ = state.reconfigure(.init(rotateIn: .always, panel: panel))
+        #expect(state.systemState.interface == .landscapeLeft && state.systemState.rotation == 180)
+        _ = state.sensorChanged(device: .portrait, posture: nil, time: 2)
+        #expect(state.systemState.rotation == 90, "left edge up")
+        let landscapeOnly = state.state(seenBy: try! state.clientView(SubscriptionSettings(mask: .landscape)))
+        #expect(landscapeOnly.interface == .landscapeRight && landscapeOnly.rotation == 0,
+                "a landscape-only client arriving now is shown landscape as installed")
     }
 
     @Test("A sensor never found is none; one lost after it was seen is unavailable")

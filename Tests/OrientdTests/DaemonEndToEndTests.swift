@@ -293,7 +293,7 @@ struct DaemonEndToEndTests {
         let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--exit-at-end"])
         try daemon.waitUntilListening()
         let record = daemon.folder + "/hook.log"
-        let hook = "echo \"$ORIENTD_PREVIOUS_INTERFACE>$ORIENTD_INTERFACE/$ORIENTD_DEVICE\" >> \(record)"
+        let hook = "echo \"$ORIENTD_PREVIOUS_INTERFACE>$ORIENTD_INTERFACE/$ORIENTD_DEVICE/$ORIENTD_ROTATION\" >> \(record)"
         let output = try OrientdProcess.run(["watch", "--exec", hook, "--socket", daemon.socket], executable: OrientdProcess.orientctl)
         #expect(output.status == 69, "watch ends when the daemon stops at the end of the replay")
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -302,6 +302,13 @@ struct DaemonEndToEndTests {
         #expect(lines.first?.hasPrefix("unknown>") == true)
         for (previous, next) in zip(lines, lines.dropFirst()) {
             #expect(next.hasPrefix(String(previous.split(separator: ">")[1].split(separator: "/")[0]) + ">"))
+        }
+        // No panel here: named as a portrait panel, so the rotation is the interface's pose on one.
+        for line in lines {
+            let fields = line.split(separator: ">")[1].split(separator: "/", omittingEmptySubsequences: false)
+            let interface = InterfaceOrientation(rawValue: String(fields[0]))
+            let rotation = interface.flatMap { NaturalOrientation.portrait.pose(showing: $0)?.rotation }
+            #expect(String(fields[2]) == rotation.map(String.init) ?? "", "\(line)")
         }
     }
 }

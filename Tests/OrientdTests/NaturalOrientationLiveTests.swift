@@ -65,7 +65,13 @@ struct NaturalOrientationLiveTests {
         try testbed.set(sensor, "in_accel_x_raw", "256")
         #expect(try daemon.poll { $0.device == "portrait" }?.interface == "portrait")
         let client = try LineClient(path: daemon.socket)
-        #expect(client.request(#""op":"get","mask":"landscape""#)?.interface == "landscape-right")
+        let landscapeOnly = client.request(#""op":"get","mask":"landscape""#)
+        #expect(landscapeOnly?.interface == "landscape-right" && landscapeOnly?.rotation == 0)
+        #expect(client.request(#""op":"get""#)?.rotation == 90, "portrait on this panel: the left edge up")
+        let status = try OrientdProcess.run(["--socket", daemon.socket, "status"], executable: OrientdProcess.orientctl)
+        #expect(status.stdout.contains("natural orientation: landscape (panel eDP-1, 1920x1080)"), "\(status.stdout)")
+        let get = try OrientdProcess.run(["--socket", daemon.socket, "get"], executable: OrientdProcess.orientctl)
+        #expect(get.stdout.contains("rotation: 90°"), "\(get.stdout)")
     }
 
     @Test("run with no panel at start: portrait, assumed; the panel's connector appearing later renames the poses")

@@ -51,14 +51,20 @@ public struct PanelDetection: Sendable, Equatable {
             source: .panel(connector: panel.connector, width: mode.width, height: mode.height, mounting: mounting))
     }
 
-    /// One line: `landscape (eDP-1, 1920x1080)`, `portrait (assumed: no internal panel ...)`.
-    public var description: String {
+    /// One line: `landscape (panel eDP-1, 1920x1080)`, `portrait (assumed: no internal panel ...)`.
+    public var description: String { "\(natural.rawValue) (\(sourceDescription))" }
+
+    /// Where it came from: `panel eDP-1, 1920x1080`, `set by natural-orientation`, `assumed: ...`.
+    public var sourceDescription: String {
         switch source {
-        case .setting: "\(natural.rawValue) (set by natural-orientation)"
-        case .trace: "\(natural.rawValue) (from the trace)"
+        case .setting: "set by natural-orientation"
+        case .trace: "from the trace"
         case .panel(let connector, let width, let height, let mounting):
-            "\(natural.rawValue) (panel \(connector), \(width)x\(height)\(mounting.map { ", mounted \($0.rawValue)" } ?? ""))"
-        case .assumed(let reason): "\(natural.rawValue) (assumed: \(reason))"
+            "panel \(connector), \(width)x\(height)\(mounting.map { ", mounted \($0.rawValue)" } ?? "")"
+        case .assumed(let reason): "assumed: \(reason)"
         }
     }
+
+    /// Until something says otherwise (a publisher's default): portrait, as every panel was named before.
+    public static let portraitUntilTold = PanelDetection(natural: .portrait, source: .assumed("not detected yet"))
 }

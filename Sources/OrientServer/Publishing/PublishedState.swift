@@ -41,11 +41,22 @@ struct PublishedState {
     /// upright for the keyboard.
     var holdsUpright: Bool { (settings.rotateIn ?? .tabletMode) == .tabletMode && hinge.tabletMode == false }
 
+    /// The device orientation a convertible held for the keyboard shows: the panel upright as installed.
+    var uprightForKeyboard: DeviceOrientation { settings.panel.natural.deviceOrientation(for: .normal) }
+
+    /// How far the content turns to show `interface` upright on this panel.
+    func rotation(of interface: InterfaceOrientation) -> Int? {
+        settings.panel.natural.pose(showing: interface)?.rotation
+    }
+
+    /// What holding or releasing the views for the keyboard asks of them.
+    private var heldUpright: ViewUpdate.Hold { ViewUpdate.Hold(held: holdsUpright, upright: uprightForKeyboard) }
+
     /// The state under the system mask (`get`, and the replies to control requests).
     var systemState: OrientationState {
         OrientationState(
-            device: device, interface: systemView.interface, locked: persistent.locked, mask: systemMask,
-            sensor: sensor, time: time, hinge: hinge)
+            device: device, interface: systemView.interface, rotation: rotation(of: systemView.interface),
+            locked: persistent.locked, mask: systemMask, sensor: sensor, time: time, hinge: hinge)
     }
 
     /// Whether the device orientation, and on a convertible the posture, come from the sensors as they read now,
@@ -65,7 +76,7 @@ struct PublishedState {
             systemMask: systemMask, clientMask: settings.mask, preferred: settings.preferred,
             autorotates: settings.autorotate, systemLocked: persistent.locked)
         // Before the device is fed: a client that arrives out of tablet mode starts upright, as the others are.
-        view.setHeldUpright(holdsUpright)
+        view.setHeldUpright(holdsUpright, upright: uprightForKeyboard)
         view.update(device: device)
         return view
     }
@@ -73,8 +84,8 @@ struct PublishedState {
     /// The state a client with this view is told.
     func state(seenBy view: InterfaceOrientationTracker) -> OrientationState {
         OrientationState(
-            device: device, interface: view.interface, locked: view.rotationLocked, mask: view.effectiveMask,
-            sensor: sensor, time: time, hinge: hinge)
+            device: device, interface: view.interface, rotation: rotation(of: view.interface),
+            locked: view.rotationLocked, mask: view.effectiveMask, sensor: sensor, time: time, hinge: hinge)
     }
 
     // MARK: The sensor
@@ -115,7 +126,7 @@ struct PublishedState {
             hinge.apply(change)
             if change.posture != nil { postureSinceOpened = true }
             // After the device, as the engine does it.
-            if change.tabletMode != nil { update.heldUpright = holdsUpright }
+            if change.tabletMode != nil { update.heldUpright = heldUpright }
         }
         systemView.apply(update)
         return update
@@ -135,14 +146,14 @@ struct PublishedState {
         device = .unknown
         sensorReading = false
         hinge = .unknown
-        let update = ViewUpdate(device: .unknown, heldUpright: holdsUpright)
+        let update = ViewUpdate(device: .unknown, heldUpright: heldUpright)
         systemView.apply(update)
         return update
     }
 
     private mutating func forgetHinge() -> ViewUpdate {
         hinge = .unknown
-        let update = ViewUpdate(heldUpright: holdsUpright)
+        let update = ViewUpdate(heldUpright: heldUpright)
         systemView.apply(update)
         return update
     }
@@ -172,11 +183,11 @@ struct PublishedState {
     /// Puts reloaded settings in force (the publisher has checked their mask against its subscribers).
     mutating func reconfigure(_ settings: Publisher.Settings) -> ViewUpdate {
         self.settings = settings
-        systemView.setHeldUpright(holdsUpright)
+        systemView.setHeldUpright(holdsUpright, upright: uprightForKeyboard)
         // The system view has no client of its own; only the configured preferred orientation applies to it.
         _ = try? systemView.setClient(
             mask: systemView.clientMask, preferred: settings.preferred, autorotates: systemView.autorotates)
         _ = try? systemView.setSystemMask(systemMask)
-        return ViewUpdate(heldUpright: holdsUpright, systemMask: systemMask)
+        return ViewUpdate(heldUpright: heldUpright, systemMask: systemMask)
     }
 }

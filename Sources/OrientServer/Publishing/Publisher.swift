@@ -20,12 +20,16 @@ public final class Publisher {
         /// `nil`: the engine's default, tablet-mode with a base sensor and always without. Tablet mode is known
         /// only with a base sensor, so here `nil` acts as tablet-mode.
         public var rotateIn: RotateIn?
+        /// The panel's natural orientation, which gives each state its rotation and the pose a convertible is held
+        /// in for the keyboard; and where it came from, for `status`.
+        public var panel: PanelDetection
 
         public init(
             configuredMask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil,
             sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true, freshWait: Double? = 1,
-            rotateIn: RotateIn? = nil
+            rotateIn: RotateIn? = nil, panel: PanelDetection = .portraitUntilTold
         ) {
+            self.panel = panel
             self.configuredMask = configuredMask
             self.preferred = preferred
             self.sampling = sampling
@@ -191,7 +195,8 @@ public final class Publisher {
         let seconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) * 1e-18
         let report = StatusReport(
             version: version, uptime: (seconds * 1000).rounded() / 1000, subscribers: subscribers.count,
-            sampling: state.settings.sampling.rawValue, sensorState: state.sensor,
+            sampling: state.settings.sampling.rawValue, naturalOrientation: state.settings.panel.natural.rawValue,
+            naturalOrientationSource: state.settings.panel.sourceDescription, sensorState: state.sensor,
             sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) })
         return ServerMessage.status(id: id, report).line
     }

@@ -6,8 +6,15 @@ struct ViewUpdate: Equatable {
     var device: DeviceOrientation?
     var systemLocked: Bool?
     /// Held upright for the keyboard (out of tablet mode under rotate-in = tablet-mode), or released.
-    var heldUpright: Bool?
+    var heldUpright: Hold?
     var systemMask: InterfaceOrientationMask?
+
+    /// Held or released, and the device orientation that shows the panel upright as installed (`portrait` on a
+    /// portrait panel, `landscape-left` on a landscape one).
+    struct Hold: Equatable {
+        var held: Bool
+        var upright: DeviceOrientation
+    }
 }
 
 extension InterfaceOrientationTracker {
@@ -17,7 +24,7 @@ extension InterfaceOrientationTracker {
     mutating func apply(_ update: ViewUpdate) {
         if let device = update.device { self.update(device: device) }
         if let locked = update.systemLocked { setSystemLocked(locked) }
-        if let held = update.heldUpright { setHeldUpright(held) }
+        if let hold = update.heldUpright { setHeldUpright(hold.held, upright: hold.upright) }
         if let mask = update.systemMask { _ = try? setSystemMask(mask) }
     }
 }
