@@ -39,16 +39,11 @@ extension IIOSampleSource {
                     continuation.yield(present)
                     last = present
                 }
-                var entries = [
-                    pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: stop.readDescriptor, events: Int16(POLLIN), revents: 0),
-                ]
-                guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { break }
-                if entries[1].revents != 0 { break }
                 removed = []
-                while let event = session.nextEvent() {
+                let going = session.waitForEvents(monitor: monitor, stop: stop.readDescriptor) { event in
                     if event.action == "remove" { removed.insert(event.id) } else { removed.remove(event.id) }
                 }
+                guard going else { break }
             }
             continuation.finish()
         }

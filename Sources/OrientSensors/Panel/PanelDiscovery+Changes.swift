@@ -35,13 +35,7 @@ extension PanelDiscovery {
                     continuation.yield(detection)
                     last = detection
                 }
-                var entries = [
-                    pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: stop.readDescriptor, events: Int16(POLLIN), revents: 0),
-                ]
-                guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { break }
-                if entries[1].revents != 0 { break }
-                while session.nextEvent() != nil {}
+                guard session.waitForEvents(monitor: monitor, stop: stop.readDescriptor, { _ in }) else { break }
             }
             continuation.finish()
         }
