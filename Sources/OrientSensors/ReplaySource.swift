@@ -111,6 +111,8 @@ private final class ReplayCursor: @unchecked Sendable {
     private var lastTime: Double?
     private var period = 0.01
     private var pendingSample: AccelSample?
+    /// Reads a pipe's samples (standard input, a named pipe), which wait for the writer; a file's are read inline.
+    private let pipeReader: BlockingWorker?
 
     init(reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?) {
         self.reader = reader
@@ -118,6 +120,17 @@ private final class ReplayCursor: @unchecked Sendable {
         self.speed = speed
         self.loop = loop
         self.mountMatrixOverride = mountMatrixOverride
+        self.pipeReader = reader.isRegularFile ? nil : BlockingWorker(name: "orientd-replay")
+    }
+
+    /// The trace's next sample, read off Swift concurrency's threads when reading may wait.
+    private func nextSample(_ reader: TraceReader) async throws(TraceError) -> AccelSample? {
+        guard let pipeReader else { return try reader.next() }
+        nonisolated(unsafe) let reader = reader
+        let result = await pipeReader.run { () -> Result<AccelSample?, TraceError> in
+            Result { () throws(TraceError) in try reader.next() }
+        }
+        return try result.get()
     }
 
     /// Starts a new stream: announce the sensor again and pace from now, keeping the position in the trace.
@@ -139,7 +152,7 @@ private final class ReplayCursor: @unchecked Sendable {
             if let pendingSample {
                 sample = pendingSample
             } else {
-                guard let raw = try reader.next() else { return await endOfTrace() }
+                guard let raw = try await nextSample(reader) else { return await endOfTrace() }
                 if traceStart == nil { traceStart = raw.time }
                 // Shifted in time only: a two-sensor trace's base reading goes along with its display reading.
                 var shifted = raw

@@ -1,6 +1,10 @@
 import OrientCore
 import SystemPackage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reads a trace file as a stream of samples, a chunk at a time, so a trace of hours is never loaded whole.
 ///
 /// Opening reads up to the header row, so ``metadata`` (the mount matrices above all) and ``columns`` (whether
@@ -26,6 +30,13 @@ public final class TraceReader {
     public static let chunkSize = 64 * 1024
     /// A longer line is an error, not a reason to grow memory without bound.
     public static let maximumLineLength = 1 << 20
+
+    /// Whether the trace is a regular file, whose reads never wait; a pipe's (standard input, a named pipe) wait
+    /// for the writer.
+    public var isRegularFile: Bool {
+        var status = stat()
+        return fstat(descriptor.rawValue, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
 
     /// Opens `path` and reads its metadata.
     /// - Throws: ``TraceError`` when the file cannot be opened or read, or its preamble is malformed.

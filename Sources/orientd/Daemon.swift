@@ -49,25 +49,14 @@ enum Daemon {
                 sensorInbox.send(.claims(claimed ? 1 : 0))
             } : nil
         facade?.setNatural(panel.natural)
-        let publisher = try await loop.submit {
+        let publisher = try await makePublisher(
+            on: loop, settings: publisherSettings(configuration, panel: panel, options: options), persistent: persistent,
+            sensor: sensorInbox, logger: logger
+        ) { state in
             // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
-            let dependencies = Publisher.Dependencies(
-                clock: EventLoopClock(loop), subscribersChanged: { sensorInbox.send(.subscribers($0)) },
-                freshStateWanted: { sensorInbox.send(.freshStateWanted($0)) }
-            ) { state in
-                facade?.update(state)
-                do {
-                    try tabletModeSwitch?.value.report(state.hinge.tabletMode)
-                } catch {
-                    logger.warning("tablet-mode switch: \(error)")
-                }
-            }
-            return NIOLoopBound(
-                Publisher(
-                    settings: publisherSettings(configuration, panel: panel, options: options), persistent: persistent,
-                    version: OrientdVersion.string, dependencies: dependencies),
-                eventLoop: loop)
-        }.get()
+            facade?.update(state)
+            do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
+        }
         let policy = try await loop.submit {
             NIOLoopBound(
                 ConnectionPolicy(authorizer: ControlAuthorizer(group: configuration.controlGroup),
@@ -80,37 +69,19 @@ enum Daemon {
             source: source, eventLoop: loop, publisher: publisher,
             settings: pipelineSettings(configuration, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
             exitAtEnd: options.exitAtEnd, logger: logger, inbox: sensorInbox)
-        let controls = try await loop.submit {
-            NIOLoopBound(
-                ControlQueue(publisher: publisher.value, save: { try store.save($0) }) { work, done in
-                    blocking.runIfActive(eventLoop: loop, work).assumeIsolated().whenComplete { result in
-                        if case .failure(let error) = result { done(error) } else { done(nil) }
-                    }
-                },
-                eventLoop: loop)
-        }.get()
+        let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking)
 
         let server = SocketServer(
             eventLoop: loop, publisher: publisher, controls: controls, policy: policy, listener: listener, logger: logger
         ) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
-        @Sendable func apply(_ next: DaemonConfiguration, _ panel: PanelDetection) async throws -> String? {
-            let admitted = next.maxClients == configuration.maxClients
-                ? nil : DescriptorLimit.fit(maxClients: next.maxClients, logger: logger)
-            let problem = try await loop.submit {
-                policy.value.authorizer = ControlAuthorizer(group: next.controlGroup)
-                if let admitted { policy.value.maximumClients = admitted }
-                policy.value.requestTimeout = timeAmount(next.requestTimeout)
-                return publisher.value.reconfigure(publisherSettings(next, panel: panel, options: options))
-            }.get()
-            facade?.setNatural(panel.natural)
-            sensor.send(.reconfigure(pipelineSettings(next, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen)))
-            return problem
-        }
+        let reconfigurable = Reconfigurable(
+            loop: loop, policy: policy, publisher: publisher, sensor: sensor, facade: facade, started: configuration,
+            options: options, keepSensorOpen: keepSensorOpen, logger: logger)
         let running = RunningConfiguration(
             started: configuration, detected: detected, traceNatural: traceNatural, logger: logger, read: reload,
-            apply: apply)
+            apply: reconfigurable.apply)
         let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await running.reload() }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -123,25 +94,64 @@ enum Daemon {
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: watchdog))
         }
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: services, logger: logger)
+        try await runUntilStopped(services, notifier: notifier, pools: (blocking, threads), logger: logger)
+    }
+
+    /// The publisher, on the loop it lives on, reporting to the sensor service and to `systemStateChanged`.
+    private static func makePublisher(
+        on loop: any EventLoop, settings: Publisher.Settings, persistent: PersistentState, sensor: SensorService.Inbox,
+        logger: Logger, systemStateChanged: @escaping (OrientationState) -> Void
+    ) async throws -> NIOLoopBound<Publisher> {
+        try await loop.submit {
+            let dependencies = Publisher.Dependencies(
+                clock: EventLoopClock(loop), subscribersChanged: { sensor.send(.subscribers($0)) },
+                freshStateWanted: { sensor.send(.freshStateWanted($0)) }, systemStateChanged: systemStateChanged)
+            return NIOLoopBound(
+                Publisher(
+                    settings: settings, persistent: persistent, version: OrientdVersion.string,
+                    dependencies: dependencies),
+                eventLoop: loop)
+        }.get()
+    }
+
+    /// Lock, unlock and set-mask, in order, each saved on `disk` (a thread that may block) before it is answered.
+    private static func makeControls(
+        on loop: any EventLoop, publisher: NIOLoopBound<Publisher>, store: StateStore, disk: NIOThreadPool
+    ) async throws -> NIOLoopBound<ControlQueue> {
+        try await loop.submit {
+            NIOLoopBound(
+                ControlQueue(publisher: publisher.value, save: { try store.save($0) }) { work, done in
+                    disk.runIfActive(eventLoop: loop, work).assumeIsolated().whenComplete { result in
+                        if case .failure(let error) = result { done(error) } else { done(nil) }
+                    }
+                },
+                eventLoop: loop)
+        }.get()
+    }
+
+    /// Runs the services until SIGTERM or SIGINT, or until one of them ends the group; then stops the threads.
+    private static func runUntilStopped(
+        _ services: [ServiceGroupConfiguration.ServiceConfiguration], notifier: SystemdNotifier,
+        pools: (blocking: NIOThreadPool, threads: MultiThreadedEventLoopGroup), logger: Logger
+    ) async throws {
+        var configuration = ServiceGroupConfiguration(services: services, logger: logger)
         // Below the unit's TimeoutStopSec, so systemd never has to kill the daemon.
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)
+        configuration.maximumGracefulShutdownDuration = .seconds(5)
         do {
-            try await ServiceGroup(configuration: groupConfiguration).run()
+            try await ServiceGroup(configuration: configuration).run()
         } catch {
             notifier.notify("STOPPING=1")
-            try? await blocking.shutdownGracefully()
-            try? await threads.shutdownGracefully()
+            try? await pools.blocking.shutdownGracefully()
+            try? await pools.threads.shutdownGracefully()
             throw error
         }
         notifier.notify("STOPPING=1")
-        try await blocking.shutdownGracefully()
-        try await threads.shutdownGracefully()
+        try await pools.blocking.shutdownGracefully()
+        try await pools.threads.shutdownGracefully()
         logger.info("stopped")
     }
 
-    private static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
+    static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
     /// The uinput device, bound to the loop that publishes, or nil (said once in the log) when it cannot be made:
     /// the daemon serves on without it.
@@ -160,7 +170,7 @@ enum Daemon {
         }
     }
 
-    private static func publisherSettings(
+    static func publisherSettings(
         _ c: DaemonConfiguration, panel: PanelDetection, options: RunOptions
     ) -> Publisher.Settings {
         // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
@@ -171,7 +181,7 @@ enum Daemon {
 
     /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch
     /// must follow the hinge whether or not anyone listens on the socket or the bus).
-    private static func pipelineSettings(
+    static func pipelineSettings(
         _ c: DaemonConfiguration, panel: PanelDetection, replayWaitFor: Int?, keepOpen: Bool
     ) -> PipelineSettings {
         let subscribersToRun = replayWaitFor ?? (c.sampling == .always || keepOpen ? 0 : 1)
