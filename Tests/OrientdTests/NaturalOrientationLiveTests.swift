@@ -74,6 +74,53 @@ struct NaturalOrientationLiveTests {
         #expect(get.stdout.contains("rotation: 90°"), "\(get.stdout)")
     }
 
+    /// A panel, and what each pose of it is called there: normal, left-up, bottom-up, right-up, then face up.
+    struct Panel: Sendable, CustomTestStringConvertible {
+        var connector: String
+        var mode: String
+        /// The kernel command line the daemon sees, when the test puts one in its place.
+        var commandLine: String?
+        var devices: [String]
+        var testDescription: String { "\(connector) \(mode)" + (commandLine.map { " with \($0)" } ?? "") }
+    }
+
+    static let landscapeNames = ["landscape-left", "portrait", "landscape-right", "portrait-upside-down", "face-up"]
+    static let portraitNames = ["portrait", "landscape-right", "portrait-upside-down", "landscape-left", "face-up"]
+    static let panels = [
+        Panel(connector: "card0-eDP-1", mode: "1920x1080", devices: landscapeNames),
+        Panel(connector: "card0-DSI-1", mode: "800x1280", devices: portraitNames),
+        // A portrait panel mounted a quarter turn in a landscape case, as the kernel's argument says.
+        Panel(
+            connector: "card0-DSI-1", mode: "800x1280", commandLine: "quiet video=DSI-1:panel_orientation=right_side_up",
+            devices: landscapeNames),
+    ]
+
+    @Test("run: the four upright poses and face up get each panel's names, and the same rotations", arguments: panels)
+    func poses(panel: Panel) throws {
+        let (testbed, sensor) = try testbed(connectors: [(panel.connector, panel.mode)])
+        var wrapper: [String] = []
+        if let commandLine = panel.commandLine {
+            // The daemon's own view of /proc/cmdline, in a mount namespace of its own (root only, as in CI).
+            let file = try DaemonHarness.makeFolder() + "/cmdline"
+            try (commandLine + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            wrapper = ["/usr/bin/unshare", "--mount", "--", "/bin/sh", "-c",
+                       "mount --bind \(file) /proc/cmdline && exec \"$0\" \"$@\""]
+        }
+        let daemon = try DaemonHarness(
+            ["--sampling", "always", "--rate", "50"], wrapper: wrapper, environment: testbed.environment)
+        try daemon.waitUntilListening()
+        let raw: [(String, String, String)] = [("0", "-256", "0"), ("256", "0", "0"), ("0", "256", "0"), ("-256", "0", "0"), ("0", "0", "-256")]
+        for (index, (x, y, z)) in raw.enumerated() {
+            try testbed.set(sensor, "in_accel_x_raw", x)
+            try testbed.set(sensor, "in_accel_y_raw", y)
+            try testbed.set(sensor, "in_accel_z_raw", z)
+            let state = try daemon.poll { $0.device == panel.devices[index] }
+            #expect(state?.device == panel.devices[index], "\(daemon.log)")
+            // Face up keeps the interface of the pose before it, and so its rotation.
+            #expect(state?.rotation == [0, 90, 180, 270, 270][index], "pose \(index)")
+        }
+    }
+
     @Test("run with no panel at start: portrait, assumed; the panel's connector appearing later renames the poses")
     func panelAppears() throws {
         let (testbed, _) = try testbed(connectors: [])
