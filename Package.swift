@@ -85,10 +85,18 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The offline tools behind orientd's subcommands that a person runs once: the guided calibration.
+        .target(
+            name: "OrientTools",
+            dependencies: [
+                "OrientCore", "OrientSensors", "OrientTrace", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "orientd",
             dependencies: [
                 "OrientCore",
+                "OrientTools",
                 "OrientTrace",
                 "OrientSensors",
                 "OrientServer",
@@ -142,6 +150,7 @@ let package = Package(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
+        .testTarget(name: "OrientToolsTests", dependencies: ["OrientTools", "OrientCore"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",
