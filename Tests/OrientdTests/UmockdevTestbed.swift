@@ -59,10 +59,21 @@ final class UmockdevTestbed {
     /// The environment a child needs to see the emulated devices.
     var environment: [String: String] { ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root] }
 
-    /// Adds an IIO device; attribute values get the trailing newline real sysfs has.
-    func addDevice(_ name: String, attributes: [String: String], properties: [String: String] = [:]) throws -> String {
+    /// Adds an IIO device, under the device at sysfs path `parent` when given; attribute values get the trailing
+    /// newline real sysfs has.
+    func addDevice(
+        _ name: String, attributes: [String: String], properties: [String: String] = [:], parent: String? = nil
+    ) throws -> String {
         let withNewlines = attributes.mapValues { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
-        return try Self.field("path", of: send(["add": name, "attributes": withNewlines, "properties": properties]))
+        var command: [String: Any] = ["add": name, "attributes": withNewlines, "properties": properties]
+        if let parent { command["parent"] = parent }
+        return try Self.field("path", of: send(command))
+    }
+
+    /// From now on, until the next `hold` for `path`: every `period` seconds, each attribute set to its value plus
+    /// uniform noise of up to `noise` either way, rounded to an integer (raw readings that jitter on a timer).
+    func hold(_ path: String, values: [String: Double], noise: Double, period: Double = 0.04) throws {
+        _ = try send(["hold": path, "values": values, "noise": noise, "period": period])
     }
 
     func set(_ path: String, _ attribute: String, _ value: String) throws {

@@ -4,6 +4,10 @@
 Prints {"root": DIR} first; a child started with LD_PRELOAD=libumockdev-preload.so.0 and UMOCKDEV_DIR=DIR sees
 the emulated devices. Commands, one JSON object a line, each answered with one JSON line:
   {"add": NAME, "attributes": {...}, "properties": {...}}  -> {"path": SYSFS_PATH}
+                       ("parent": SYSFS_PATH puts it under that device)
+  {"hold": PATH, "values": {ATTRIBUTE: NUMBER, ...}, "noise": N, "period": S}   from a thread, sets each attribute
+                       to its value plus uniform noise in [-N, N] (rounded to an integer) every S seconds, until
+                       the next "hold" for PATH replaces it; "period": 0 stops it   -> {"ok": true}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
@@ -22,6 +26,7 @@ Attribute values are written as given: libiio expects sysfs values to end in a n
 """
 import json
 import os
+import random
 import struct
 import sys
 import threading
@@ -92,6 +97,10 @@ def lid_ioctl(handler, client):
 lid_handler = UMockdev.IoctlBase()
 lid_handler.connect("handle-ioctl", lid_ioctl)
 
+# The "hold" threads: the generation each device's current one runs under; a newer one, or removal, stops it.
+holds = {}
+hold_lock = threading.Lock()
+
 uinput_handler = UMockdev.IoctlBase()
 uinput_handler.connect("handle-ioctl", uinput_ioctl)
 uinput_handler.connect("handle-write", uinput_write)
@@ -100,12 +109,32 @@ for line in sys.stdin:
     if "add" in command:
         attributes = [item for pair in command.get("attributes", {}).items() for item in pair]
         properties = [item for pair in command.get("properties", {}).items() for item in pair]
-        path = testbed.add_device("iio", command["add"], None, attributes, properties)
+        path = testbed.add_device("iio", command["add"], command.get("parent"), attributes, properties)
         print(json.dumps({"path": path}), flush=True)
     elif "set" in command:
         testbed.set_attribute(command["set"], command["attribute"], command["value"])
         print(json.dumps({"ok": True}), flush=True)
+    elif "hold" in command:
+        with hold_lock:
+            generation = holds.get(command["hold"], 0) + 1
+            holds[command["hold"]] = generation
+
+        def hold(path=command["hold"], values=command["values"], noise=command.get("noise", 0),
+                 period=command["period"], generation=generation):
+            while period > 0 and holds.get(path) == generation:
+                for attribute, value in values.items():
+                    jittered = round(value + random.uniform(-noise, noise))
+                    with hold_lock:
+                        if holds.get(path) != generation:
+                            return
+                        testbed.set_attribute(path, attribute, f"{jittered}\n")
+                time.sleep(period)
+
+        threading.Thread(target=hold, daemon=True).start()
+        print(json.dumps({"ok": True}), flush=True)
     elif "remove" in command:
+        with hold_lock:
+            holds[command["remove"]] = -1
         # The kernel announces a removal; umockdev's remove_device alone does not.
         testbed.uevent(command["remove"], "remove")
         testbed.remove_device(command["remove"])

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A running `orientd calibrate`, whose standard error is read line by line as it comes, so that a test can move
+/// the emulated device on to the next pose when the tool says it took one.
+/// Its mutable state is guarded by `condition`.
+final class CalibrateProcess: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var errorText = ""
+    private var outputText = ""
+    private var openPipes = 2
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
+        process.arguments = ["calibrate"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Not a terminal: poses are taken by stillness alone, as in a script.
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        for (pipe, isError) in [(output, false), (error, true)] {
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self else {
+                    handle.readabilityHandler = nil
+                    return
+                }
+                condition.lock()
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    openPipes -= 1
+                } else if isError {
+                    errorText += String(decoding: data, as: UTF8.self)
+                } else {
+                    outputText += String(decoding: data, as: UTF8.self)
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        process.terminationHandler = { [weak self] _ in
+            guard let self else { return }
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
+        try process.run()
+    }
+
+    /// Standard error so far.
+    var stderr: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText
+    }
+
+    /// The first line of standard error from `offset` on that contains `text`, once it has been written; `nil`
+    /// after `timeout` seconds or when the process has ended without writing it.
+    @discardableResult
+    func waitForLine(containing text: String, after offset: Int = 0, timeout: Double = 60) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let lines = String(decoding: errorText.utf8.dropFirst(offset), as: UTF8.self).split(separator: "\n")
+            if let line = lines.first(where: { $0.contains(text) }) { return String(line) }
+            if !process.isRunning && openPipes == 0 { return nil }
+            if !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Where standard error ends now: a later `waitForLine(after:)` looks only at what comes after.
+    var mark: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText.utf8.count
+    }
+
+    /// Waits for the process to end and its output to be read; the exit status, standard output and error.
+    func finish(timeout: Double = 60) -> (status: Int32?, stdout: String, stderr: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while process.isRunning || openPipes > 0 {
+            if !condition.wait(until: deadline) { break }
+        }
+        let ended = !process.isRunning
+        let result = (ended ? process.terminationStatus : nil, outputText, errorText)
+        condition.unlock()
+        if !ended {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return result
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
