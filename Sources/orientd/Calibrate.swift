@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Logging
 import OrientTools
 import SystemPackage
@@ -73,13 +72,7 @@ extension Orientd {
                 printError("orientd: \(error)")
                 throw ExitCode(error.status)
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(report.text)
-            }
+            print(json ? try report.json() : report.text)
         }
     }
 }

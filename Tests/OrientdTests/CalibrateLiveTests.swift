@@ -65,10 +65,11 @@ struct CalibrateLiveTests {
         return folder
     }
 
-    /// The value of `property` in the block for `match` in the hwdb text.
+    /// The value of `property` in calibrate's block for `match` in the hwdb text.
     static func property(_ property: String, of match: String, in text: String) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0 == match }) else { return nil }
+        guard let start = lines.indices.first(where: { $0 > 0 && lines[$0] == match && lines[$0 - 1].hasPrefix("# orientd calibrate:") })
+        else { return nil }
         for line in lines[(start + 1)...] {
             guard line.hasPrefix(" ") else { return nil }
             if line.hasPrefix(" \(property)=") { return String(line.dropFirst(property.count + 2)) }
@@ -103,10 +104,15 @@ struct CalibrateLiveTests {
         let machine = try Machine(display: matrix)
         let folder = try Self.folder()
         let file = folder + "/61-sensor-local.hwdb"
+        // A person's block for the same match stays; calibrate's earlier one is replaced where it is.
+        let mine = "# by hand\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1\n"
+        let earlier = "\n# orientd calibrate: display accelerometer bmc150_accel\n\(Self.displayMatch)\n"
+        try (mine + earlier + " ACCEL_MOUNT_MATRIX=0, 0, 1; 0, 1, 0; -1, 0, 0\n\n# the end\n").write(
+            toFile: file, atomically: false, encoding: .utf8)
         let result = try Self.calibrate(machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(written.contains("# orientd calibrate: display accelerometer bmc150_accel\n\(Self.displayMatch)\n"), "\(written)")
+        #expect(written == mine + earlier + " ACCEL_MOUNT_MATRIX=\(matrix.text)\n\n# the end\n", "\(written)")
         #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == matrix.text, "\(written)")
         #expect(Self.property("ACCEL_LOCATION", of: Self.displayMatch, in: written) == nil)
         #expect(result.stdout.contains("Written to \(file):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"), "\(result.stdout)")
@@ -152,6 +158,7 @@ struct CalibrateLiveTests {
         #expect(base?["match"] as? String == Self.baseMatch)
         #expect((report["display"] as? [String: Any])?["checkPose"] as? Int == 1, "a convertible's display is checked standing open")
         #expect(report["written"] as? Bool == true)
+        #expect(report["hwdbUpdated"] as? Bool == false, "only the system's own file is loaded into the hwdb")
 
         let fixed = try Machine(
             display: displayMatrix, base: baseMatrix,
@@ -239,6 +246,27 @@ struct CalibrateLiveTests {
         #expect(gone.stderr.contains("the display sensor went away"), "\(gone.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["61-sensor-local.hwdb"])
+    }
+
+    @Test("Nothing is written with --no-write, nor when pose 3 disagrees (pose 2 on the wrong edge)")
+    func nothingWritten() throws {
+        let matrix = try MountMatrix(parsing: Self.tabletMountings[3])
+        let machine = try Machine(display: matrix)
+        let file = try Self.folder() + "/61-sensor-local.hwdb"
+        let measured = try Self.calibrate(
+            machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file, "--no-write"])
+        #expect(measured.status == 0, "\(measured.stderr)")
+        #expect(measured.stdout.contains("hwdb quirk (not written):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"),
+                "\(measured.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+
+        // Stood on its left edge (right edge up) in pose 2: the matrix is a mirror, and lying flat reads face down.
+        let wrongEdge = [Vector3(0, -1, 0), Vector3(-1, 0, 0), Vector3(0, 0, -1)]
+        let refused = try Self.calibrate(machine, poses: wrongEdge.map { ($0, nil) }, arguments: ["--hwdb-file", file])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("face down instead of up: in pose 2 it probably stood on its left edge"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: file))
     }
 
     @Test("A sensor whose matrix is already right: said so, and nothing written")

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import OrientCore
 
 /// What `orientd calibrate` measured and did, for people (``text``) and scripts (Codable, `--json`).
@@ -61,6 +62,13 @@ public struct CalibrationReport: Codable, Sendable {
         try c.encode(written, forKey: .written)
         try c.encode(hwdbUpdated, forKey: .hwdbUpdated)
         try c.encode(notes, forKey: .notes)
+    }
+
+    /// The report as a JSON document, keys sorted, for `--json`.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     /// The records for systemd: what a pull request to hwdb.d/60-sensor.hwdb adds.
