@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "OrientTools",
             dependencies: [
-                "OrientCore", "OrientSensors", "OrientTrace", .product(name: "Logging", package: "swift-log"),
+                "OrientCore", "OrientSensors", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

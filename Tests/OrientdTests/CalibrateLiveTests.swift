@@ -22,11 +22,13 @@ struct CalibrateLiveTests {
         /// `properties`: the udev properties of each sensor, e.g. a matrix hwdb gives it.
         init(
             display displayMounting: MountMatrix, base baseMounting: MountMatrix? = nil, displayProperties: [String: String] = [:],
-            baseProperties: [String: String] = ["ACCEL_LOCATION": "base"]
+            baseProperties: [String: String] = ["ACCEL_LOCATION": "base"], hasDMI: Bool = true
         ) throws {
             let testbed = try UmockdevTestbed()
             self.testbed = testbed
-            try testbed.describe("P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(CalibrateLiveTests.dmi)\n")
+            if hasDMI {
+                try testbed.describe("P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(CalibrateLiveTests.dmi)\n")
+            }
             func sensor(_ name: String, parent: String, modalias: String, properties: [String: String]) throws -> String {
                 try testbed.describe("P: /devices/pci0000:00/0000:00:15.0/i2c_designware.0/i2c-0/\(parent)\nE: SUBSYSTEM=i2c\nA: modalias=\(modalias)\n")
                 return try testbed.addDevice(
@@ -266,6 +268,42 @@ struct CalibrateLiveTests {
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("face down instead of up: in pose 2 it probably stood on its left edge"), "\(refused.stderr)")
         #expect(refused.stderr.contains("Nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test("On a terminal, Enter takes the pose at once: while the device moves it is refused on the spot")
+    func enterOnTerminal() throws {
+        let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[0]))
+        try machine.hold(display: Self.tabletPoses[0], noise: 60)
+        let run = try CalibrateProcess([], environment: machine.environment, onTerminal: true)
+        #expect(run.waitForLine(containing: "Enter takes it at once") != nil, "\(run.stderr)")
+        #expect(run.waitForLine(containing: "Pose 1 of 3") != nil)
+        let mark = run.mark
+        run.pressEnter()
+        // Moving, or pressed before the first readings: either way the answer comes from Enter, not stillness.
+        let answer = run.waitForLine(containing: "Pose 1 not taken", after: mark, timeout: 30)
+        #expect(answer?.contains("the device is moving") == true || answer?.contains("press Enter again") == true, "\(run.stderr)")
+        #expect(!run.stderr.contains("Pose 1 taken"))
+        try run.hangUp()
+        let result = run.finish()
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+
+    @Test("Without DMI data no match line can be built: said before any pose, and --no-write measures anyway")
+    func noDMI() throws {
+        let matrix = try MountMatrix(parsing: Self.tabletMountings[0])
+        let machine = try Machine(display: matrix, hasDMI: false)
+        let file = try Self.folder() + "/61-sensor-local.hwdb"
+        try machine.hold(display: Self.tabletPoses[0])
+        let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(refused.stderr.contains("cannot build the hwdb match line: the kernel gives no DMI modalias"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("Pose 1 of 3"))
+        let measured = try Self.calibrate(machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--no-write", "--json"])
+        #expect(measured.status == 0, "\(measured.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any]
+        #expect((report?["display"] as? [String: Any])?["mountMatrix"] as? String == matrix.text, "\(measured.stdout)")
+        #expect((report?["notes"] as? [String])?.first?.contains("no hwdb match line") == true)
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 

@@ -10,12 +10,22 @@ final class CalibrateProcess: @unchecked Sendable {
     private var outputText = ""
     private var openPipes = 2
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
-        process.arguments = ["calibrate"] + arguments
+    /// What is typed on the terminal, with `onTerminal`.
+    private let typed = Pipe()
+
+    /// `onTerminal`: standard input is a pseudo-terminal (Fixtures/on-terminal.py) that ``pressEnter()`` types on;
+    /// otherwise there is none, as in a script.
+    init(_ arguments: [String], environment: [String: String], onTerminal: Bool = false) throws {
+        if onTerminal {
+            process.executableURL = URL(fileURLWithPath: UmockdevTestbed.python)
+            process.arguments = [Self.terminalScript, OrientdProcess.binary, "calibrate"] + arguments
+            process.standardInput = typed
+        } else {
+            process.executableURL = URL(fileURLWithPath: OrientdProcess.binary)
+            process.arguments = ["calibrate"] + arguments
+            process.standardInput = FileHandle.nullDevice
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // Not a terminal: poses are taken by stillness alone, as in a script.
-        process.standardInput = FileHandle.nullDevice
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -47,6 +57,18 @@ final class CalibrateProcess: @unchecked Sendable {
             condition.unlock()
         }
         try process.run()
+    }
+
+    static let terminalScript = String(#filePath).replacingOccurrences(
+        of: "CalibrateProcess.swift", with: "Fixtures/on-terminal.py")
+
+    func pressEnter() {
+        typed.fileHandleForWriting.write(Data("\n".utf8))
+    }
+
+    /// Ends the terminal's input: the command gets SIGINT, as from Ctrl-C.
+    func hangUp() throws {
+        try typed.fileHandleForWriting.close()
     }
 
     /// Standard error so far.

@@ -85,9 +85,12 @@ public struct CalibrationReport: Codable, Sendable {
             lines.append("  in use now: \(sensor.inUse) (from \(sensor.inUseSource)): \(sensor.verdict)")
         }
         let records = self.records
-        if records.isEmpty {
+        if [display, base].compactMap({ $0 }).allSatisfy(\.alreadyRight) {
             lines.append("")
             lines.append("The matrices in use are already right: nothing to write.")
+        } else if records.isEmpty {
+            lines.append("")
+            lines.append("No hwdb block (see the note); the matrix can go in orientd.conf as mount-matrix instead.")
         } else {
             lines.append("")
             lines.append(written ? "Written to \(hwdbFile):" : "hwdb quirk (not written):")

@@ -70,6 +70,8 @@ public enum CalibrationSession {
                     if let decision = poses.feedDisplay(sample), poses.decide(decision, say: say) { break loop }
                 case .gravityLearned(let correction):
                     say(correction.explanation(device: descriptions.display?.displayName ?? sensors.display.id))
+                case .noSensor(let reason) where descriptions.display == nil:
+                    throw .noSensor("cannot read \(sensors.display.id): \(reason)")
                 case .closed(let reason), .noSensor(let reason):
                     throw .unavailable("the display sensor went away (\(reason)): nothing was written")
                 case .baseGravityLearned, .baseLost, .lid, .ended:
@@ -83,6 +85,8 @@ public enum CalibrationSession {
                     poses.feedBase(sample)
                 case .gravityLearned(let correction):
                     say(correction.explanation(device: "base accelerometer " + (descriptions.base?.displayName ?? "")))
+                case .noSensor(let reason) where descriptions.base == nil:
+                    throw .noSensor("cannot read the base sensor \(sensors.base?.id ?? ""): \(reason)")
                 case .closed(let reason), .noSensor(let reason):
                     throw .unavailable("the base sensor went away (\(reason)): nothing was written")
                 case .baseGravityLearned, .baseLost, .lid, .ended:
