@@ -22,7 +22,8 @@ struct CalibrateLiveTests {
         /// `properties`: the udev properties of each sensor, e.g. a matrix hwdb gives it.
         init(
             display displayMounting: MountMatrix, base baseMounting: MountMatrix? = nil, displayProperties: [String: String] = [:],
-            baseProperties: [String: String] = ["ACCEL_LOCATION": "base"], hasDMI: Bool = true
+            baseProperties: [String: String] = ["ACCEL_LOCATION": "base"], baseModalias: String = "acpi:KIOX010A:",
+            hasDMI: Bool = true
         ) throws {
             let testbed = try UmockdevTestbed()
             self.testbed = testbed
@@ -39,7 +40,7 @@ struct CalibrateLiveTests {
             let displayPath = try sensor("iio:device0", parent: "i2c-BOSC0200:00", modalias: "acpi:BOSC0200:", properties: displayProperties)
             display = (displayPath, displayMounting)
             if let baseMounting {
-                let basePath = try sensor("iio:device1", parent: "i2c-KIOX010A:00", modalias: "acpi:KIOX010A:", properties: baseProperties)
+                let basePath = try sensor("iio:device1", parent: "i2c-KIOX010A:00", modalias: baseModalias, properties: baseProperties)
                 base = (basePath, baseMounting)
             } else {
                 base = nil
@@ -304,6 +305,17 @@ struct CalibrateLiveTests {
         let report = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any]
         #expect((report?["display"] as? [String: Any])?["mountMatrix"] as? String == matrix.text, "\(measured.stdout)")
         #expect((report?["notes"] as? [String])?.first?.contains("no hwdb match line") == true)
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test("Display and base sensors with the same parent modalias: one match would fit both, so nothing is written")
+    func sharedModalias() throws {
+        let machine = try Machine(display: .identity, base: .identity, baseModalias: "acpi:BOSC0200:")
+        try machine.hold(display: Self.tabletPoses[0], base: Vector3(0, 0, -1))
+        let file = try Self.folder() + "/61-sensor-local.hwdb"
+        let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the display and base sensors have the same parent modalias"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
