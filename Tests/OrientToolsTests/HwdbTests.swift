@@ -6,18 +6,20 @@ import Testing
 @Suite("hwdb blocks")
 struct HwdbTests {
     /// A real machine's /sys/class/dmi/id/modalias (a Lenovo Yoga), spaces already stripped by the kernel.
-    static let dmi = "dmi:bvnLENOVO:bvrDJCN23WW:bd09/17/2018:br1.23:efr1.23:svnLENOVO:pn81CT:pvrLenovoYOGA730-13IKB:"
+    static let dmi =
+        "dmi:bvnLENOVO:bvrDJCN23WW:bd09/17/2018:br1.23:efr1.23:svnLENOVO:pn81CT:pvrLenovoYOGA730-13IKB:"
         + "rvnLENOVO:rnLNVNB161216:rvrSDK0J40709WIN:cvnLENOVO:ct31:cvrLenovoYOGA730-13IKB:\n"
 
     static let matrix = try! MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
 
-    @Test("The match line: the parent modalias whole, the system vendor and product name from the DMI modalias",
-          arguments: [
+    @Test(
+        "The match line: the parent modalias whole, the system vendor and product name from the DMI modalias",
+        arguments: [
             ("acpi:BOSC0200:", "sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*"),
             ("platform:HID-SENSOR-200073\n", "sensor:modalias:platform:HID-SENSOR-200073:dmi:*svnLENOVO:*pn81CT:*"),
             // Glob characters match themselves only as `?`: hwdb has no escapes.
             ("of:NaccelT(null)Cst,lis3[x]*", "sensor:modalias:of:NaccelT(null)Cst,lis3?x??:dmi:*svnLENOVO:*pn81CT:*"),
-          ])
+        ])
     func matchLine(parent: String, line: String) throws {
         #expect(try HwdbMatch(parentModalias: parent, dmiModalias: Self.dmi).line == line)
     }
@@ -42,22 +44,26 @@ struct HwdbTests {
     func blocks() throws {
         let match = try HwdbMatch(parentModalias: "acpi:BOSC0200:", dmiModalias: Self.dmi)
         let display = HwdbBlock(match: match, mountMatrix: Self.matrix, isBase: false, sensorName: "accel_3d")
-        #expect(display.text == """
-            # orientd calibrate: display accelerometer accel_3d
-            sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
-             ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1
+        #expect(
+            display.text == """
+                # orientd calibrate: display accelerometer accel_3d
+                sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
+                 ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1
 
-            """)
+                """)
         let base = HwdbBlock(match: match, mountMatrix: .identity, isBase: true, sensorName: "bmc150")
-        #expect(base.record == """
-            sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
-             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
-             ACCEL_LOCATION=base
-            """)
+        #expect(
+            base.record == """
+                sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
+                 ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
+                 ACCEL_LOCATION=base
+                """)
     }
 
     static func block(_ parent: String, _ matrix: MountMatrix, base: Bool = false) -> HwdbBlock {
-        HwdbBlock(match: try! HwdbMatch(parentModalias: parent, dmiModalias: dmi), mountMatrix: matrix, isBase: base, sensorName: "accel_3d")
+        HwdbBlock(
+            match: try! HwdbMatch(parentModalias: parent, dmiModalias: dmi), mountMatrix: matrix, isBase: base,
+            sensorName: "accel_3d")
     }
 
     @Test("A new file starts with a header that says which blocks calibrate owns")
@@ -86,30 +92,36 @@ struct HwdbTests {
 
             """
         let edited = HwdbFileEdit.applying([Self.block("acpi:BOSC0200:", Self.matrix)], to: existing)
-        #expect(edited == existing.replacingOccurrences(
-            of: " ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, -1", with: " ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1"))
+        #expect(
+            edited
+                == existing.replacingOccurrences(
+                    of: " ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, -1",
+                    with: " ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1"))
         // Once more with the same block: nothing changes.
         #expect(HwdbFileEdit.applying([Self.block("acpi:BOSC0200:", Self.matrix)], to: edited) == edited)
     }
 
     @Test("A block for a new match is appended after an empty line; a file without a final newline gets one")
     func appends() {
-        let existing = "sensor:modalias:acpi:SMO8500*:dmi:*svnFoo:*pnBar:*\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1"
+        let existing =
+            "sensor:modalias:acpi:SMO8500*:dmi:*svnFoo:*pnBar:*\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1"
         let edited = HwdbFileEdit.applying(
-            [Self.block("acpi:BOSC0200:", Self.matrix), Self.block("acpi:KIOX010A:", .identity, base: true)], to: existing)
-        #expect(edited == existing + """
+            [Self.block("acpi:BOSC0200:", Self.matrix), Self.block("acpi:KIOX010A:", .identity, base: true)],
+            to: existing)
+        #expect(
+            edited == existing + """
 
 
-            # orientd calibrate: display accelerometer accel_3d
-            sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
-             ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1
+                # orientd calibrate: display accelerometer accel_3d
+                sensor:modalias:acpi:BOSC0200::dmi:*svnLENOVO:*pn81CT:*
+                 ACCEL_MOUNT_MATRIX=0, -1, 0; -1, 0, 0; 0, 0, 1
 
-            # orientd calibrate: base accelerometer accel_3d
-            sensor:modalias:acpi:KIOX010A::dmi:*svnLENOVO:*pn81CT:*
-             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
-             ACCEL_LOCATION=base
+                # orientd calibrate: base accelerometer accel_3d
+                sensor:modalias:acpi:KIOX010A::dmi:*svnLENOVO:*pn81CT:*
+                 ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
+                 ACCEL_LOCATION=base
 
-            """)
+                """)
     }
 }
 

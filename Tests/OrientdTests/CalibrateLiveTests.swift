@@ -5,11 +5,14 @@ import Testing
 
 /// `orientd calibrate` as a process against emulated accelerometers (umockdev), mounted in various rotations, whose
 /// readings a timer moves through the poses with noise; then the daemon on the matrix it wrote.
-@Suite("orientd calibrate under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+@Suite(
+    "orientd calibrate under umockdev", .serialized,
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct CalibrateLiveTests {
     /// 256 raw is 1 g at this scale.
     static let scale = 0.0383072
-    static let dmi = "dmi:bvnACME:bvr1.07:bd03/14/2025:br1.7:svnACME:pnSlate10X:pvrRev2:rvnACME:rnSL10:cvnACME:ct30:cvr1:"
+    static let dmi =
+        "dmi:bvnACME:bvr1.07:bd03/14/2025:br1.7:svnACME:pnSlate10X:pvrRev2:rvnACME:rnSL10:cvnACME:ct30:cvr1:"
     /// Gravity in the display frame in each pose of a tablet.
     static let tabletPoses = [Vector3(0, -1, 0), Vector3(1, 0, 0), Vector3(0, 0, -1)]
 
@@ -21,26 +24,37 @@ struct CalibrateLiveTests {
 
         /// `properties`: the udev properties of each sensor, e.g. a matrix hwdb gives it.
         init(
-            display displayMounting: MountMatrix, base baseMounting: MountMatrix? = nil, displayProperties: [String: String] = [:],
+            display displayMounting: MountMatrix, base baseMounting: MountMatrix? = nil,
+            displayProperties: [String: String] = [:],
             baseProperties: [String: String] = ["ACCEL_LOCATION": "base"], baseModalias: String = "acpi:KIOX010A:",
             hasDMI: Bool = true
         ) throws {
             let testbed = try UmockdevTestbed()
             self.testbed = testbed
             if hasDMI {
-                try testbed.describe("P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(CalibrateLiveTests.dmi)\n")
+                try testbed.describe(
+                    "P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(CalibrateLiveTests.dmi)\n")
             }
-            func sensor(_ name: String, parent: String, modalias: String, properties: [String: String]) throws -> String {
-                try testbed.describe("P: /devices/pci0000:00/0000:00:15.0/i2c_designware.0/i2c-0/\(parent)\nE: SUBSYSTEM=i2c\nA: modalias=\(modalias)\n")
+            func sensor(_ name: String, parent: String, modalias: String, properties: [String: String]) throws -> String
+            {
+                try testbed.describe(
+                    "P: /devices/pci0000:00/0000:00:15.0/i2c_designware.0/i2c-0/\(parent)\nE: SUBSYSTEM=i2c\nA: modalias=\(modalias)\n"
+                )
                 return try testbed.addDevice(
-                    name, attributes: ["name": "bmc150_accel", "in_accel_scale": String(CalibrateLiveTests.scale),
-                                       "in_accel_x_raw": "0", "in_accel_y_raw": "0", "in_accel_z_raw": "0"],
-                    properties: properties, parent: "/sys/devices/pci0000:00/0000:00:15.0/i2c_designware.0/i2c-0/\(parent)")
+                    name,
+                    attributes: [
+                        "name": "bmc150_accel", "in_accel_scale": String(CalibrateLiveTests.scale),
+                        "in_accel_x_raw": "0", "in_accel_y_raw": "0", "in_accel_z_raw": "0",
+                    ],
+                    properties: properties,
+                    parent: "/sys/devices/pci0000:00/0000:00:15.0/i2c_designware.0/i2c-0/\(parent)")
             }
-            let displayPath = try sensor("iio:device0", parent: "i2c-BOSC0200:00", modalias: "acpi:BOSC0200:", properties: displayProperties)
+            let displayPath = try sensor(
+                "iio:device0", parent: "i2c-BOSC0200:00", modalias: "acpi:BOSC0200:", properties: displayProperties)
             display = (displayPath, displayMounting)
             if let baseMounting {
-                let basePath = try sensor("iio:device1", parent: "i2c-KIOX010A:00", modalias: baseModalias, properties: baseProperties)
+                let basePath = try sensor(
+                    "iio:device1", parent: "i2c-KIOX010A:00", modalias: baseModalias, properties: baseProperties)
                 base = (basePath, baseMounting)
             } else {
                 base = nil
@@ -59,7 +73,9 @@ struct CalibrateLiveTests {
                 return ["in_accel_x_raw": s.x, "in_accel_y_raw": s.y, "in_accel_z_raw": s.z]
             }
             try testbed.hold(display.path, values: values(gravity, display.mounting), noise: noise)
-            if let base, let baseGravity { try testbed.hold(base.path, values: values(baseGravity, base.mounting), noise: noise) }
+            if let base, let baseGravity {
+                try testbed.hold(base.path, values: values(baseGravity, base.mounting), noise: noise)
+            }
         }
     }
 
@@ -71,7 +87,10 @@ struct CalibrateLiveTests {
     /// The value of `property` in calibrate's block for `match` in the hwdb text.
     static func property(_ property: String, of match: String, in text: String) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.indices.first(where: { $0 > 0 && lines[$0] == match && lines[$0 - 1].hasPrefix("# orientd calibrate:") })
+        guard
+            let start = lines.indices.first(where: {
+                $0 > 0 && lines[$0] == match && lines[$0 - 1].hasPrefix("# orientd calibrate:")
+            })
         else { return nil }
         for line in lines[(start + 1)...] {
             guard line.hasPrefix(" ") else { return nil }
@@ -100,11 +119,13 @@ struct CalibrateLiveTests {
     }
 
     static let tabletMountings = [
-        "0, -1, 0; 1, 0, 0; 0, 0, 1", "-1, 0, 0; 0, -1, 0; 0, 0, 1", "0, 1, 0; 0, 0, -1; -1, 0, 0", "0, 0, 1; -1, 0, 0; 0, -1, 0",
+        "0, -1, 0; 1, 0, 0; 0, 0, 1", "-1, 0, 0; 0, -1, 0; 0, 0, 1", "0, 1, 0; 0, 0, -1; -1, 0, 0",
+        "0, 0, 1; -1, 0, 0; 0, -1, 0",
     ]
 
-    @Test("A tablet's sensor in several rotations: the matrix written is its mounting, and the daemon on it turns right",
-          arguments: tabletMountings)
+    @Test(
+        "A tablet's sensor in several rotations: the matrix written is its mounting, and the daemon on it turns right",
+        arguments: tabletMountings)
     func tablet(_ mounting: String) throws {
         let matrix = try MountMatrix(parsing: mounting)
         let machine = try Machine(display: matrix)
@@ -115,13 +136,16 @@ struct CalibrateLiveTests {
         let earlier = "\n# orientd calibrate: display accelerometer bmc150_accel\n\(Self.displayMatch)\n"
         try (mine + earlier + " ACCEL_MOUNT_MATRIX=0, 0, 1; 0, 1, 0; -1, 0, 0\n\n# the end\n").write(
             toFile: file, atomically: false, encoding: .utf8)
-        let result = try Self.calibrate(machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file])
+        let result = try Self.calibrate(
+            machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(written == mine + earlier + " ACCEL_MOUNT_MATRIX=\(matrix.text)\n\n# the end\n", "\(written)")
         #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == matrix.text, "\(written)")
         #expect(Self.property("ACCEL_LOCATION", of: Self.displayMatch, in: written) == nil)
-        #expect(result.stdout.contains("Written to \(file):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("Written to \(file):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("in use now: 1, 0, 0; 0, 1, 0; 0, 0, 1 (from none (identity)): wrong"))
         #expect(result.stdout.contains("60-sensor.hwdb"), "the text for systemd")
 
@@ -137,14 +161,18 @@ struct CalibrateLiveTests {
         try fixed.hold(display: Vector3(0, -1, 0))
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: fixed.environment)
         try daemon.waitUntilListening()
-        for (gravity, device) in [(Vector3(0, -1, 0), "portrait"), (Vector3(1, 0, 0), "landscape-right"),
-                                  (Vector3(0, 0, -1), "face-up"), (Vector3(-1, 0, 0), "landscape-left")] {
+        for (gravity, device) in [
+            (Vector3(0, -1, 0), "portrait"), (Vector3(1, 0, 0), "landscape-right"),
+            (Vector3(0, 0, -1), "face-up"), (Vector3(-1, 0, 0), "landscape-left"),
+        ] {
             try fixed.hold(display: gravity)
             #expect(try daemon.poll { $0.device == device }?.device == device, "\(daemon.log)")
         }
     }
 
-    @Test("A convertible: display and base in different rotations, the base's block says ACCEL_LOCATION=base, and the daemon's hinge angle follows")
+    @Test(
+        "A convertible: display and base in different rotations, the base's block says ACCEL_LOCATION=base, and the daemon's hinge angle follows"
+    )
     func convertible() throws {
         let displayMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
         let baseMatrix = try MountMatrix(parsing: "1, 0, 0; 0, -1, 0; 0, 0, -1")
@@ -160,7 +188,8 @@ struct CalibrateLiveTests {
         let result = try Self.calibrate(machine, poses: poses, arguments: ["--hwdb-file", file, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == displayMatrix.text, "\(written)")
+        #expect(
+            Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == displayMatrix.text, "\(written)")
         #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.baseMatch, in: written) == baseMatrix.text, "\(written)")
         #expect(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written) == "base")
         #expect(written.contains("# orientd calibrate: base accelerometer bmc150_accel\n\(Self.baseMatch)\n"))
@@ -168,7 +197,9 @@ struct CalibrateLiveTests {
         let base = report["base"] as? [String: Any]
         #expect(base?["mountMatrix"] as? String == baseMatrix.text, "\(result.stdout)")
         #expect(base?["match"] as? String == Self.baseMatch)
-        #expect((report["display"] as? [String: Any])?["checkPose"] as? Int == 1, "a convertible's display is checked standing open")
+        #expect(
+            (report["display"] as? [String: Any])?["checkPose"] as? Int == 1,
+            "a convertible's display is checked standing open")
         #expect(report["written"] as? Bool == true)
         #expect(report["hwdbUpdated"] as? Bool == false, "only the system's own file is loaded into the hwdb")
 
@@ -178,24 +209,37 @@ struct CalibrateLiveTests {
         }
         let fixed = try Machine(
             display: displayMatrix, base: baseMatrix,
-            displayProperties: ["ACCEL_MOUNT_MATRIX": try #require(Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written))],
-            baseProperties: ["ACCEL_MOUNT_MATRIX": try #require(Self.property("ACCEL_MOUNT_MATRIX", of: Self.baseMatch, in: written)),
-                             "ACCEL_LOCATION": try #require(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written))])
-        try fixed.hold(display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1))
+            displayProperties: [
+                "ACCEL_MOUNT_MATRIX": try #require(
+                    Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written))
+            ],
+            baseProperties: [
+                "ACCEL_MOUNT_MATRIX": try #require(
+                    Self.property("ACCEL_MOUNT_MATRIX", of: Self.baseMatch, in: written)),
+                "ACCEL_LOCATION": try #require(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written)),
+            ])
+        try fixed.hold(
+            display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1))
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: fixed.environment)
         try daemon.waitUntilListening()
         let laptop = try daemon.poll { $0.posture == "laptop" && $0.device == "portrait" }
         #expect(laptop?.posture == "laptop", "\(daemon.log)")
-        #expect(laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true, "θ \(String(describing: laptop?.hingeAngle))")
+        #expect(
+            laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,
+            "θ \(String(describing: laptop?.hingeAngle))")
         // Tilted on a lap until the display reads landscape (left edge up): the hinge still reads 100°.
         let tilted = Vector3(0.75, 0, -0.66)
         try fixed.hold(display: tilted, base: HingeGeometry.base(fromDisplay: tilted, hingeAngle: 100))
         let landscape = try daemon.poll { $0.device == "landscape-right" }
         #expect(landscape?.device == "landscape-right", "\(daemon.log)")
-        #expect(landscape.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true, "θ \(String(describing: landscape?.hingeAngle))")
+        #expect(
+            landscape.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,
+            "θ \(String(describing: landscape?.hingeAngle))")
     }
 
-    @Test("Refused: near the last pose, the same pose again, motion, and 3 g; the session then goes on to the right matrix")
+    @Test(
+        "Refused: near the last pose, the same pose again, motion, and 3 g; the session then goes on to the right matrix"
+    )
     func refusals() throws {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[0])
         let machine = try Machine(display: matrix)
@@ -220,8 +264,10 @@ struct CalibrateLiveTests {
         mark = run.mark
         try machine.hold(display: Self.tabletPoses[1], g: 3)
         let heavy = run.waitForLine(containing: "Pose 2 not taken", after: mark)
-        #expect(heavy?.contains("the display sensor reads 3") == true && heavy?.contains("g while still, far from 1 g") == true,
-                "\(run.stderr)")
+        #expect(
+            heavy?.contains("the display sensor reads 3") == true
+                && heavy?.contains("g while still, far from 1 g") == true,
+            "\(run.stderr)")
         // Held right at last, it goes on (a scale learned from the 3 g is learned back from 1 g).
         try machine.hold(display: Self.tabletPoses[1])
         #expect(run.waitForLine(containing: "Pose 2 taken", after: mark) != nil, "\(run.stderr)")
@@ -236,7 +282,8 @@ struct CalibrateLiveTests {
     func interrupted() throws {
         let folder = try Self.folder()
         let file = folder + "/61-sensor-local.hwdb"
-        let before = "# mine\nsensor:modalias:acpi:SMO8500*:dmi:*svnFoo:*pnBar:*\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1\n"
+        let before =
+            "# mine\nsensor:modalias:acpi:SMO8500*:dmi:*svnFoo:*pnBar:*\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1\n"
         try before.write(toFile: file, atomically: false, encoding: .utf8)
 
         let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[1]))
@@ -272,15 +319,19 @@ struct CalibrateLiveTests {
         let measured = try Self.calibrate(
             machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file, "--no-write"])
         #expect(measured.status == 0, "\(measured.stderr)")
-        #expect(measured.stdout.contains("hwdb quirk (not written):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"),
-                "\(measured.stdout)")
+        #expect(
+            measured.stdout.contains(
+                "hwdb quirk (not written):\n\(Self.displayMatch)\n ACCEL_MOUNT_MATRIX=\(matrix.text)\n"),
+            "\(measured.stdout)")
         #expect(!FileManager.default.fileExists(atPath: file))
 
         // Stood on its left edge (right edge up) in pose 2: the matrix is a mirror, and lying flat reads face down.
         let wrongEdge = [Vector3(0, -1, 0), Vector3(-1, 0, 0), Vector3(0, 0, -1)]
         let refused = try Self.calibrate(machine, poses: wrongEdge.map { ($0, nil) }, arguments: ["--hwdb-file", file])
         #expect(refused.status == 65, "\(refused.stderr)")
-        #expect(refused.stderr.contains("face down instead of up: in pose 2 it probably stood on its left edge"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("face down instead of up: in pose 2 it probably stood on its left edge"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("Nothing was written"))
         #expect(!FileManager.default.fileExists(atPath: file))
     }
@@ -296,7 +347,9 @@ struct CalibrateLiveTests {
         run.pressEnter()
         // Moving, or pressed before the first readings: either way the answer comes from Enter, not stillness.
         let answer = run.waitForLine(containing: "Pose 1 not taken", after: mark, timeout: 30)
-        #expect(answer?.contains("the device is moving") == true || answer?.contains("press Enter again") == true, "\(run.stderr)")
+        #expect(
+            answer?.contains("the device is moving") == true || answer?.contains("press Enter again") == true,
+            "\(run.stderr)")
         #expect(!run.stderr.contains("Pose 1 taken"))
         try run.hangUp()
         let result = run.finish()
@@ -311,9 +364,12 @@ struct CalibrateLiveTests {
         try machine.hold(display: Self.tabletPoses[0])
         let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
         #expect(refused.status == 69, "\(refused.stderr)")
-        #expect(refused.stderr.contains("cannot build the hwdb match line: the kernel gives no DMI modalias"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("cannot build the hwdb match line: the kernel gives no DMI modalias"),
+            "\(refused.stderr)")
         #expect(!refused.stderr.contains("Pose 1 of 3"))
-        let measured = try Self.calibrate(machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--no-write", "--json"])
+        let measured = try Self.calibrate(
+            machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--no-write", "--json"])
         #expect(measured.status == 0, "\(measured.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any]
         #expect((report?["display"] as? [String: Any])?["mountMatrix"] as? String == matrix.text, "\(measured.stdout)")
@@ -328,7 +384,8 @@ struct CalibrateLiveTests {
         let file = try Self.folder() + "/61-sensor-local.hwdb"
         let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
         #expect(refused.status == 69, "\(refused.stderr)")
-        #expect(refused.stderr.contains("the display and base sensors have the same parent modalias"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("the display and base sensors have the same parent modalias"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
@@ -337,7 +394,8 @@ struct CalibrateLiveTests {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[2])
         let machine = try Machine(display: matrix, displayProperties: ["ACCEL_MOUNT_MATRIX": matrix.text])
         let file = try Self.folder() + "/61-sensor-local.hwdb"
-        let result = try Self.calibrate(machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file])
+        let result = try Self.calibrate(
+            machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--hwdb-file", file])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("(from udev ACCEL_MOUNT_MATRIX): already right"), "\(result.stdout)")
         #expect(result.stdout.contains("nothing to write"))

@@ -60,7 +60,9 @@ public enum MountCalibration {
     }
 
     /// A convertible's base sensor, in the frame the posture code uses.
-    public static func base(_ poses: [CalibrationPose: Vector3], tolerances: CalibrationTolerances = .init())
+    public static func base(
+        _ poses: [CalibrationPose: Vector3], tolerances: CalibrationTolerances = .init()
+    )
         -> SensorCalibration?
     {
         calibrate(poses, fitting: (.upright, .leftEdgeUp), gravity: \.baseGravity, tolerances: tolerances) {

@@ -25,7 +25,9 @@ extension MountMatrix {
         func axis(_ row: Vector3, excluding excluded: Int?) -> (index: Int, vector: Vector3) {
             let components = [row.x, row.y, row.z]
             var best = excluded == 0 ? 1 : 0
-            for index in 0..<3 where index != excluded && abs(components[index]) > abs(components[best]) { best = index }
+            for index in 0..<3 where index != excluded && abs(components[index]) > abs(components[best]) {
+                best = index
+            }
             var vector = [0.0, 0.0, 0.0]
             vector[best] = components[best] < 0 ? -1 : 1
             return (best, Vector3(vector[0], vector[1], vector[2]))

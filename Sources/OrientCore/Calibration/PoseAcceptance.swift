@@ -59,7 +59,8 @@ public struct PoseAcceptanceSettings: Sendable, Equatable {
     public var enterWindow: Double
 
     public init(
-        stillSeconds: Double = 0.8, stillTolerance: Double = 0.6, minimumReadings: Int = 8, turn: ClosedRange<Double> = 60...120,
+        stillSeconds: Double = 0.8, stillTolerance: Double = 0.6, minimumReadings: Int = 8,
+        turn: ClosedRange<Double> = 60...120,
         gravityTolerance: Double = 0.15, motionNotice: Double = 4, enterWindow: Double = 0.5
     ) {
         self.stillSeconds = stillSeconds
@@ -108,7 +109,8 @@ public struct PoseAcceptance: Sendable {
             lastSaid = reading.time
         }
         // 0.95: a window of readings a sampling period apart may span a little less than the period itself.
-        guard window.count >= settings.minimumReadings, reading.time - window[0].time >= settings.stillSeconds * 0.95 else {
+        guard window.count >= settings.minimumReadings, reading.time - window[0].time >= settings.stillSeconds * 0.95
+        else {
             return nil
         }
         let mean = mean(of: window)

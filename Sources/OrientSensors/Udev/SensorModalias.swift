@@ -36,7 +36,8 @@ public enum SensorModalias {
     }
 
     private static func modalias(_ device: OpaquePointer) -> String? {
-        guard let value = optionalString(udev_device_get_sysattr_value(device, "modalias"))?.trimmingSpaces, !value.isEmpty
+        guard let value = optionalString(udev_device_get_sysattr_value(device, "modalias"))?.trimmingSpaces,
+            !value.isEmpty
         else { return nil }
         return value
     }

@@ -39,7 +39,8 @@ public struct CalibrateEnvironment: Sendable {
     public var logger: Logger
 
     public init(
-        readFile: @escaping @Sendable (String) throws -> String?, writeFile: @escaping @Sendable (String, String) throws -> Void,
+        readFile: @escaping @Sendable (String) throws -> String?,
+        writeFile: @escaping @Sendable (String, String) throws -> Void,
         say: @escaping @Sendable (String) -> Void, signals: AsyncStream<Int32>, readsEnter: Bool, logger: Logger
     ) {
         self.readFile = readFile

@@ -17,7 +17,8 @@ enum CalibrationInput: Sendable {
     static func merged(
         display: some SampleSource, base: (some SampleSource)?, signals: AsyncStream<Int32>, readsEnter: Bool
     ) -> AsyncStream<CalibrationInput> {
-        let (stream, continuation) = AsyncStream.makeStream(of: CalibrationInput.self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: CalibrationInput.self, bufferingPolicy: .bufferingNewest(4096))
         let displayEvents = display.events()
         let baseEvents = base?.events()
         let tasks = [

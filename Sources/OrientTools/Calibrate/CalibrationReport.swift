@@ -77,8 +77,11 @@ public struct CalibrationReport: Codable, Sendable {
     public var text: String {
         var lines: [String] = []
         for sensor in [display, base].compactMap({ $0 }) {
-            lines.append("\(sensor.location == "base" ? "Base" : "Display") accelerometer \(sensor.name) (\(sensor.id)): \(sensor.mountMatrix)")
-            let how = sensor.snapped
+            lines.append(
+                "\(sensor.location == "base" ? "Base" : "Display") accelerometer \(sensor.name) (\(sensor.id)): \(sensor.mountMatrix)"
+            )
+            let how =
+                sensor.snapped
                 ? "the axis-aligned rotation \(PoseText.format(sensor.degreesFromAxes))° from the measured \(sensor.measured)"
                 : "as measured, \(PoseText.format(sensor.degreesFromAxes))° from any axis-aligned rotation"
             lines.append("  \(how); pose \(sensor.checkPose) agrees within \(PoseText.format(sensor.checkError))°")
@@ -97,8 +100,10 @@ public struct CalibrationReport: Codable, Sendable {
             lines.append(contentsOf: records)
             lines.append("")
             lines.append("To have it for everyone with this model, send it to systemd: a pull request to")
-            lines.append("https://github.com/systemd/systemd adding the lines above to hwdb.d/60-sensor.hwdb, in the section")
-            lines.append("for the vendor, sorted by match, saying that orientd calibrate measured it and that the screen now")
+            lines.append(
+                "https://github.com/systemd/systemd adding the lines above to hwdb.d/60-sensor.hwdb, in the section")
+            lines.append(
+                "for the vendor, sorted by match, saying that orientd calibrate measured it and that the screen now")
             lines.append("turns the right way in all four orientations and face up.")
         }
         for note in notes { lines.append("Note: \(note)") }

@@ -36,7 +36,8 @@ struct CalibrationSensors {
         }
         func match(_ sensor: AccelerometerCandidate) throws(HwdbMatchError) -> HwdbMatch {
             guard let parent = SensorModalias.parent(ofSysfsPath: sensor.path) else {
-                throw HwdbMatchError(description: "\(sensor.id) has no parent device on the usb, i2c or platform bus with a modalias")
+                throw HwdbMatchError(
+                    description: "\(sensor.id) has no parent device on the usb, i2c or platform bus with a modalias")
             }
             return try HwdbMatch(parentModalias: parent, dmiModalias: dmi)
         }

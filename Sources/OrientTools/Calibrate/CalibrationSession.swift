@@ -13,7 +13,9 @@ import Glibc
 /// Nothing is written before the last pose is taken and checked: Ctrl-C, or a sensor going away, before then leaves
 /// every file as it was. The write itself replaces the file atomically.
 public enum CalibrationSession {
-    public static func run(_ request: CalibrateRequest, _ environment: CalibrateEnvironment) async throws(CalibrateFailure)
+    public static func run(
+        _ request: CalibrateRequest, _ environment: CalibrateEnvironment
+    ) async throws(CalibrateFailure)
         -> CalibrationReport
     {
         let sensors = try CalibrationSensors.find(request)
@@ -44,15 +46,19 @@ public enum CalibrationSession {
         }
         defer { watcher.cancel() }
         let configuration = { (id: String) in LiveSensorConfiguration(device: id, rate: 50, readsBase: false) }
-        let displaySource = IIOSampleSource(configuration: configuration(sensors.display.id), logger: environment.logger)
-        let baseSource = sensors.base.map { IIOSampleSource(configuration: configuration($0.id), logger: environment.logger) }
+        let displaySource = IIOSampleSource(
+            configuration: configuration(sensors.display.id), logger: environment.logger)
+        let baseSource = sensors.base.map {
+            IIOSampleSource(configuration: configuration($0.id), logger: environment.logger)
+        }
         let inputs = CalibrationInput.merged(
             display: displaySource, base: baseSource, signals: signals, readsEnter: environment.readsEnter)
 
         let base = sensors.base.map { " and the base sensor \($0.name ?? $0.id) (\($0.id))" } ?? ""
         say("Calibrating \(sensors.display.name ?? sensors.display.id) (\(sensors.display.id))\(base).")
-        say("Each pose is taken once the device has been still in it for a second"
-            + (environment.readsEnter ? "; Enter takes it at once." : "."))
+        say(
+            "Each pose is taken once the device has been still in it for a second"
+                + (environment.readsEnter ? "; Enter takes it at once." : "."))
         var poses = PoseSequence(convertible: sensors.base != nil)
         say(PoseText.instruction(.upright, convertible: poses.convertible))
         var descriptions: (display: SensorDescription?, base: SensorDescription?) = (nil, nil)
@@ -102,22 +108,29 @@ public enum CalibrationSession {
         let results = try poses.results()
         var report = CalibrationReport(
             display: sensorReport(
-                results.display, description: displayDescription.mountMatrix, source: displayDescription.mountMatrixSource,
+                results.display, description: displayDescription.mountMatrix,
+                source: displayDescription.mountMatrixSource,
                 candidate: sensors.display, match: matches.display, isBase: false),
-            base: nil, poses: poses.report, hwdbFile: request.hwdbFile, written: false, hwdbUpdated: false, notes: notes)
+            base: nil, poses: poses.report, hwdbFile: request.hwdbFile, written: false, hwdbUpdated: false, notes: notes
+        )
         var blocks: [HwdbBlock] = []
         if let match = matches.display, !report.display.alreadyRight {
-            blocks.append(HwdbBlock(match: match, mountMatrix: results.display.matrix, isBase: false,
-                                    sensorName: sensors.display.name ?? sensors.display.id))
+            blocks.append(
+                HwdbBlock(
+                    match: match, mountMatrix: results.display.matrix, isBase: false,
+                    sensorName: sensors.display.name ?? sensors.display.id))
         }
         if let baseResult = results.base, let baseCandidate = sensors.base {
             let description = descriptions.base
             report.base = sensorReport(
-                baseResult, description: description?.mountMatrix ?? .identity, source: description?.mountMatrixSource ?? .identity,
+                baseResult, description: description?.mountMatrix ?? .identity,
+                source: description?.mountMatrixSource ?? .identity,
                 candidate: baseCandidate, match: matches.base, isBase: true)
             if let match = matches.base, report.base?.alreadyRight == false {
-                blocks.append(HwdbBlock(match: match, mountMatrix: baseResult.matrix, isBase: true,
-                                        sensorName: baseCandidate.name ?? baseCandidate.id))
+                blocks.append(
+                    HwdbBlock(
+                        match: match, mountMatrix: baseResult.matrix, isBase: true,
+                        sensorName: baseCandidate.name ?? baseCandidate.id))
             }
         }
         guard request.writes, !blocks.isEmpty else { return report }
@@ -126,13 +139,15 @@ public enum CalibrationSession {
         report.written = true
         say("wrote \(request.hwdbFile)")
         if request.updatesSystem {
-            report.hwdbUpdated = HwdbUpdate.run(devices: [sensors.display.path] + (sensors.base.map { [$0.path] } ?? []), say: say)
+            report.hwdbUpdated = HwdbUpdate.run(
+                devices: [sensors.display.path] + (sensors.base.map { [$0.path] } ?? []), say: say)
             if !report.hwdbUpdated {
                 report.notes.append("run `systemd-hwdb update && udevadm trigger -s iio` (as root) to load it")
             }
         } else {
-            report.notes.append("\(request.hwdbFile) is not the system's local hwdb file: copy it to "
-                + "\(CalibrateRequest.defaultHwdbFile), then run `systemd-hwdb update && udevadm trigger -s iio`")
+            report.notes.append(
+                "\(request.hwdbFile) is not the system's local hwdb file: copy it to "
+                    + "\(CalibrateRequest.defaultHwdbFile), then run `systemd-hwdb update && udevadm trigger -s iio`")
         }
         return report
     }
@@ -148,24 +163,32 @@ public enum CalibrationSession {
         switch (matrixRight, locationRight) {
         case (true, true): verdict = "already right"
         case (true, false): verdict = "right, but the sensor is not marked as the base's (ACCEL_LOCATION)"
-        case (false, _) where current.repairingHandedness().repaired.degrees(from: result.matrix) <= 1 && current.repairingHandedness().isApplied:
+        case (false, _)
+        where current.repairingHandedness().repaired.degrees(from: result.matrix) <= 1
+            && current.repairingHandedness().isApplied:
             verdict = "a mirror image: orientd repairs it, other readers swap face up and face down"
         case (false, _): verdict = "wrong"
         }
         let alreadyRight = matrixRight && locationRight
-        let block = match.map { HwdbBlock(match: $0, mountMatrix: result.matrix, isBase: isBase, sensorName: candidate.name ?? candidate.id) }
+        let block = match.map {
+            HwdbBlock(match: $0, mountMatrix: result.matrix, isBase: isBase, sensorName: candidate.name ?? candidate.id)
+        }
         return CalibrationReport.Sensor(
             id: candidate.id, name: candidate.name ?? candidate.id, location: isBase ? "base" : "display",
             mountMatrix: result.matrix.text, measured: result.measured.text, snapped: result.snapped,
             degreesFromAxes: (result.degreesFromAxes * 100).rounded() / 100, checkPose: result.checkPose.rawValue,
-            checkReading: [result.checkReading.x, result.checkReading.y, result.checkReading.z].map { ($0 * 1000).rounded() / 1000 },
+            checkReading: [result.checkReading.x, result.checkReading.y, result.checkReading.z].map {
+                ($0 * 1000).rounded() / 1000
+            },
             checkError: (result.checkError * 100).rounded() / 100, inUse: current.text, inUseSource: source.description,
             alreadyRight: alreadyRight, verdict: verdict, match: match?.line, hwdb: alreadyRight ? nil : block?.record)
     }
 
     /// Puts the blocks into the file, atomically; the directory is created when missing (a fresh system has no
     /// /etc/udev/hwdb.d).
-    private static func write(_ blocks: [HwdbBlock], to path: String, _ environment: CalibrateEnvironment) throws(CalibrateFailure) {
+    private static func write(
+        _ blocks: [HwdbBlock], to path: String, _ environment: CalibrateEnvironment
+    ) throws(CalibrateFailure) {
         let existing: String?
         do {
             existing = try environment.readFile(path)
@@ -175,7 +198,8 @@ public enum CalibrationSession {
         if existing == nil, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let directory = String(path[..<slash])
             if mkdir(directory, 0o755) != 0, errno != EEXIST {
-                throw .cannotWrite("\(directory): cannot create: \(String(cString: strerror(errno))); nothing was written")
+                throw .cannotWrite(
+                    "\(directory): cannot create: \(String(cString: strerror(errno))); nothing was written")
             }
         }
         do {

@@ -28,7 +28,9 @@ public struct HwdbBlock: Sendable, Hashable {
 
     /// The block's lines: the marker comment, the match, the properties (each indented by one space, as hwdb wants).
     public var lines: [String] {
-        var lines = ["\(Self.marker) \(isBase ? "base" : "display") accelerometer \(Self.oneLine(sensorName))", match.line]
+        var lines = [
+            "\(Self.marker) \(isBase ? "base" : "display") accelerometer \(Self.oneLine(sensorName))", match.line,
+        ]
         lines.append(" ACCEL_MOUNT_MATRIX=\(mountMatrix.text)")
         if isBase { lines.append(" ACCEL_LOCATION=base") }
         return lines

@@ -15,7 +15,8 @@ public enum HwdbFileEdit {
 
     /// `existing`: the file's text, or `nil` when it does not exist.
     public static func applying(_ blocks: [HwdbBlock], to existing: String?) -> String {
-        var lines = existing.map(splitLines) ?? header.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines =
+            existing.map(splitLines) ?? header.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for block in blocks {
             if let range = ownBlock(block.match, in: lines) {
                 lines.replaceSubrange(range, with: block.lines)
@@ -34,7 +35,8 @@ public enum HwdbFileEdit {
         var index = 0
         while index + 1 < lines.count {
             defer { index += 1 }
-            guard lines[index].hasPrefix(HwdbBlock.marker), lines[index + 1].trimmingSpacesAndNewlines == match.line else { continue }
+            guard lines[index].hasPrefix(HwdbBlock.marker), lines[index + 1].trimmingSpacesAndNewlines == match.line
+            else { continue }
             var end = index + 2
             while end < lines.count, let first = lines[end].first, first == " " || first == "\t" { end += 1 }
             return index..<end

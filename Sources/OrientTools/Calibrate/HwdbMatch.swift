@@ -30,7 +30,9 @@ public struct HwdbMatch: Sendable, Hashable, CustomStringConvertible {
         // The kernel strips ':' and spaces from each DMI value, so ':' always separates fields.
         func field(_ key: String) throws(HwdbMatchError) -> String {
             guard let value = fields.first(where: { $0.hasPrefix(key) })?.dropFirst(key.count), !value.isEmpty else {
-                throw HwdbMatchError(description: "the DMI modalias has no \(key) field (\(key == "svn" ? "system vendor" : "product name"))")
+                throw HwdbMatchError(
+                    description:
+                        "the DMI modalias has no \(key) field (\(key == "svn" ? "system vendor" : "product name"))")
             }
             return String(value)
         }

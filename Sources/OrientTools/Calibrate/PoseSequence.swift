@@ -56,9 +56,13 @@ struct PoseSequence {
         }
         guard convertible else { return (display, nil) }
         guard let base = MountCalibration.base(taken.compactMapValues(\.base)) else {
-            throw .check("the base sensor's poses were too alike to give a matrix: nothing was written; run orientd calibrate again")
+            throw .check(
+                "the base sensor's poses were too alike to give a matrix: nothing was written; run orientd calibrate again"
+            )
         }
-        guard base.passed else { throw .check(PoseText.checkFailed(base, sensor: "the base sensor", convertible: convertible)) }
+        guard base.passed else {
+            throw .check(PoseText.checkFailed(base, sensor: "the base sensor", convertible: convertible))
+        }
         return (display, base)
     }
 
@@ -66,7 +70,8 @@ struct PoseSequence {
         CalibrationPose.allCases.compactMap { pose in
             taken[pose].map { measurement in
                 func values(_ v: Vector3) -> [Double] { [v.x, v.y, v.z].map { ($0 * 1000).rounded() / 1000 } }
-                return CalibrationReport.Pose(pose: pose.rawValue, display: values(measurement.display), base: measurement.base.map(values))
+                return CalibrationReport.Pose(
+                    pose: pose.rawValue, display: values(measurement.display), base: measurement.base.map(values))
             }
         }
     }

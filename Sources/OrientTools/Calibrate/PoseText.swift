@@ -9,7 +9,8 @@ enum PoseText {
             return "\(step): stand the device upright the way the picture is upright with rotation turned off (its "
                 + "natural orientation), propped square against something, and let go."
         case (.upright, true):
-            return "\(step): open the lid to about 90-130 degrees and stand it on a table, as a laptop is used, and let go."
+            return
+                "\(step): open the lid to about 90-130 degrees and stand it on a table, as a laptop is used, and let go."
         case (.leftEdgeUp, false):
             return "\(step): turn it a quarter turn to stand on its right edge, left edge up, screen still facing you."
         case (.leftEdgeUp, true):
@@ -25,28 +26,34 @@ enum PoseText {
         let prefix = "Pose \(pose.rawValue) not taken: "
         switch refusal {
         case .tooCloseToPrevious(let degrees):
-            return prefix + "it is only \(Int(degrees.rounded()))° from pose \(pose.rawValue - 1); it needs a quarter turn. "
+            return prefix
+                + "it is only \(Int(degrees.rounded()))° from pose \(pose.rawValue - 1); it needs a quarter turn. "
                 + instruction(pose, convertible: convertible)
         case .turnedTooFar(let degrees):
-            return prefix + "it is \(Int(degrees.rounded()))° from pose \(pose.rawValue - 1), more than a quarter turn. "
+            return prefix
+                + "it is \(Int(degrees.rounded()))° from pose \(pose.rawValue - 1), more than a quarter turn. "
                 + instruction(pose, convertible: convertible)
         case .moving(let spread):
-            return prefix + "the device is moving (readings vary by \(format(spread)) m/s²). Hold it still for a second."
+            return prefix
+                + "the device is moving (readings vary by \(format(spread)) m/s²). Hold it still for a second."
         case .notOneG(let g, let base):
             return prefix + "the \(base ? "base" : "display") sensor reads \(format(g)) g while still, far from 1 g. "
                 + "Set the device down and keep it still; if this goes on, its driver's scale is wrong (see orientd doctor)."
         case .noReadings:
-            return prefix + "no readings yet\(convertible ? " from both sensors" : ""); wait a moment and press Enter again."
+            return prefix
+                + "no readings yet\(convertible ? " from both sensors" : ""); wait a moment and press Enter again."
         }
     }
 
     /// What to do when the check pose disagrees with the matrix measured from the other two.
     static func checkFailed(_ result: SensorCalibration, sensor: String, convertible: Bool) -> String {
-        let read = "with the measured matrix \(result.matrix), \(sensor) read \(vector(result.checkReading)) in pose \(result.checkPose.rawValue)"
+        let read =
+            "with the measured matrix \(result.matrix), \(sensor) read \(vector(result.checkReading)) in pose \(result.checkPose.rawValue)"
         let advice: String
         switch result.checkPose {
         case .flat where result.checkReading.z > 0.5:
-            advice = "face down instead of up: in pose 2 it probably stood on its left edge (right edge up) instead of its right"
+            advice =
+                "face down instead of up: in pose 2 it probably stood on its left edge (right edge up) instead of its right"
         case .flat:
             advice = "not flat: a pose was probably held askew"
         case .upright, .leftEdgeUp:

@@ -25,7 +25,9 @@ struct MountCalibrationTests {
         HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: hinge)
     }
 
-    static func poses(_ gravity: [CalibrationPose: Vector3], mountedAs matrix: MountMatrix, g: Double = 9.81)
+    static func poses(
+        _ gravity: [CalibrationPose: Vector3], mountedAs matrix: MountMatrix, g: Double = 9.81
+    )
         -> [CalibrationPose: Vector3]
     {
         gravity.mapValues { sensorReading($0 * g, mountedAs: matrix) }
@@ -44,11 +46,13 @@ struct MountCalibrationTests {
         #expect(Self.rotations.contains(.identity))
     }
 
-    @Test("A tablet: each of the 24 mountings is measured exactly from upright and left edge up; flat checks it",
-          arguments: 0..<24)
+    @Test(
+        "A tablet: each of the 24 mountings is measured exactly from upright and left edge up; flat checks it",
+        arguments: 0..<24)
     func tablet(_ index: Int) throws {
         let mounting = Self.rotations[index]
-        let result = try #require(MountCalibration.display(Self.poses(Self.tabletGravity, mountedAs: mounting), convertible: false))
+        let result = try #require(
+            MountCalibration.display(Self.poses(Self.tabletGravity, mountedAs: mounting), convertible: false))
         #expect(result.matrix == mounting)
         #expect(result.snapped)
         #expect(result.degreesFromAxes < 1e-4)
@@ -87,12 +91,19 @@ struct MountCalibrationTests {
     func baseFrameMatchesPosture() throws {
         let display = Self.rotations[9]
         let base = Self.rotations[17]
-        let displayResult = try #require(MountCalibration.display(Self.poses([
-            .upright: Self.standingOpen(hinge: 110), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
-        ], mountedAs: display), convertible: true))
-        let baseResult = try #require(MountCalibration.base(Self.poses([
-            .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
-        ], mountedAs: base)))
+        let displayResult = try #require(
+            MountCalibration.display(
+                Self.poses(
+                    [
+                        .upright: Self.standingOpen(hinge: 110), .leftEdgeUp: Vector3(1, 0, 0),
+                        .flat: Vector3(0, 0, -1),
+                    ], mountedAs: display), convertible: true))
+        let baseResult = try #require(
+            MountCalibration.base(
+                Self.poses(
+                    [
+                        .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
+                    ], mountedAs: base)))
         // A laptop open at 125° on a desk, read through the calibrated matrices.
         let displayReading = Self.sensorReading(Self.standingOpen(hinge: 125), mountedAs: display)
         let baseReading = Self.sensorReading(Vector3(0, 0, -1), mountedAs: base)
@@ -115,7 +126,8 @@ struct MountCalibrationTests {
                 let tilted = Self.rotate(gravity[pose]!, about: axes[offset], degrees: tilts[2 * offset])
                 gravity[pose] = Self.rotate(tilted, about: axes[(offset + 1) % 3], degrees: tilts[2 * offset + 1])
             }
-            let result = MountCalibration.display(Self.poses(gravity, mountedAs: mounting, g: 9.81 * scale), convertible: convertible)
+            let result = MountCalibration.display(
+                Self.poses(gravity, mountedAs: mounting, g: 9.81 * scale), convertible: convertible)
             #expect(result?.matrix == mounting)
             #expect(result?.snapped == true)
             #expect(result?.passed == true)
@@ -128,7 +140,8 @@ struct MountCalibrationTests {
         let c = cos(Double.pi / 6)
         let s = sin(Double.pi / 6)
         let mounting = MountMatrix(x: Vector3(c, -s, 0), y: Vector3(s, c, 0), z: Vector3(0, 0, 1))
-        let result = try #require(MountCalibration.display(Self.poses(Self.tabletGravity, mountedAs: mounting), convertible: false))
+        let result = try #require(
+            MountCalibration.display(Self.poses(Self.tabletGravity, mountedAs: mounting), convertible: false))
         #expect(!result.snapped)
         #expect(abs(result.degreesFromAxes - 30) < 1e-6)
         #expect(result.matrix.degrees(from: mounting) < 1)
@@ -140,7 +153,8 @@ struct MountCalibrationTests {
     func wrongEdgeCaught() throws {
         var gravity = Self.tabletGravity
         gravity[.leftEdgeUp] = Vector3(-1, 0, 0)
-        let result = try #require(MountCalibration.display(Self.poses(gravity, mountedAs: Self.rotations[3]), convertible: false))
+        let result = try #require(
+            MountCalibration.display(Self.poses(gravity, mountedAs: Self.rotations[3]), convertible: false))
         #expect(!result.passed)
         #expect(result.checkReading.z > 0.99, "face down: \(result.checkReading)")
         #expect(abs(result.checkError - 180) < 1e-6)
@@ -152,7 +166,8 @@ struct MountCalibrationTests {
             let gravity: [CalibrationPose: Vector3] = [
                 .upright: Self.standingOpen(hinge: hinge), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
             ]
-            let result = try #require(MountCalibration.display(Self.poses(gravity, mountedAs: .identity), convertible: true))
+            let result = try #require(
+                MountCalibration.display(Self.poses(gravity, mountedAs: .identity), convertible: true))
             #expect(result.passed == passes, "hinge \(hinge): \(result.checkError)°")
         }
     }
@@ -164,9 +179,10 @@ struct MountCalibrationTests {
         #expect(MountCalibration.display(Self.poses(gravity, mountedAs: .identity), convertible: false) == nil)
         gravity[.leftEdgeUp] = nil
         #expect(MountCalibration.display(gravity, convertible: false) == nil)
-        #expect(MountMatrix.fitting(
-            GravityCorrespondence(sensor: .zero, device: Vector3(1, 0, 0)),
-            GravityCorrespondence(sensor: Vector3(0, 1, 0), device: Vector3(0, 1, 0))) == nil)
+        #expect(
+            MountMatrix.fitting(
+                GravityCorrespondence(sensor: .zero, device: Vector3(1, 0, 0)),
+                GravityCorrespondence(sensor: Vector3(0, 1, 0), device: Vector3(0, 1, 0))) == nil)
     }
 
     @Test("Two directions 80 degrees apart for a quarter turn: the 10 degree error is split, 5 degrees to each")
@@ -174,9 +190,10 @@ struct MountCalibrationTests {
         let first = Vector3(0, -1, 0)
         let second = Self.rotate(Vector3(1, 0, 0), about: Vector3(0, 0, 1), degrees: -10)
         #expect(abs(first.degrees(to: second) - 80) < 1e-9)
-        let matrix = try #require(MountMatrix.fitting(
-            GravityCorrespondence(sensor: first, device: Vector3(0, -1, 0)),
-            GravityCorrespondence(sensor: second, device: Vector3(1, 0, 0))))
+        let matrix = try #require(
+            MountMatrix.fitting(
+                GravityCorrespondence(sensor: first, device: Vector3(0, -1, 0)),
+                GravityCorrespondence(sensor: second, device: Vector3(1, 0, 0))))
         #expect(matrix.isRotation(tolerance: 1e-9))
         #expect(abs(matrix.apply(first).degrees(to: Vector3(0, -1, 0)) - 5) < 1e-9)
         #expect(abs(matrix.apply(second).degrees(to: Vector3(1, 0, 0)) - 5) < 1e-9)

@@ -18,12 +18,15 @@ struct PoseAcceptanceTests {
             func jitter() -> Vector3 {
                 Vector3(random.uniform(-noise...noise), random.uniform(-noise...noise), random.uniform(-noise...noise))
             }
-            return CalibrationReading(time: start + Double(index) / 50, display: vector + jitter(), base: base.map { $0 + jitter() })
+            return CalibrationReading(
+                time: start + Double(index) / 50, display: vector + jitter(), base: base.map { $0 + jitter() })
         }
     }
 
     /// Every decision made while feeding `readings`, with the time of the reading that made it.
-    static func decisions(_ acceptance: inout PoseAcceptance, _ readings: [CalibrationReading]) -> [(Double, PoseDecision)] {
+    static func decisions(
+        _ acceptance: inout PoseAcceptance, _ readings: [CalibrationReading]
+    ) -> [(Double, PoseDecision)] {
         readings.compactMap { reading in acceptance.feed(reading).map { (reading.time, $0) } }
     }
 
@@ -53,16 +56,25 @@ struct PoseAcceptanceTests {
         #expect(made.count == 4, "\(made)")
         guard made.count == 4 else { return }
         if case .taken = made[0] {} else { Issue.record("\(made[0])") }
-        if case .refused(.tooCloseToPrevious(let degrees)) = made[1] { #expect(degrees < 2) } else { Issue.record("\(made[1])") }
+        if case .refused(.tooCloseToPrevious(let degrees)) = made[1] {
+            #expect(degrees < 2)
+        } else {
+            Issue.record("\(made[1])")
+        }
         if case .taken = made[2] {} else { Issue.record("\(made[2])") }
-        if case .refused(.turnedTooFar(let degrees)) = made[3] { #expect(degrees > 178) } else { Issue.record("\(made[3])") }
+        if case .refused(.turnedTooFar(let degrees)) = made[3] {
+            #expect(degrees > 178)
+        } else {
+            Issue.record("\(made[3])")
+        }
     }
 
     @Test("Motion that never settles is said every 4 seconds, and nothing is taken")
     func motion() {
         var random = SeededRandom(seed: 3)
         var acceptance = PoseAcceptance(needsBase: false)
-        let made = Self.decisions(&acceptance, Self.readings(Self.upright, from: 0, seconds: 9, noise: 2, random: &random))
+        let made = Self.decisions(
+            &acceptance, Self.readings(Self.upright, from: 0, seconds: 9, noise: 2, random: &random))
         #expect(made.map(\.0).map { ($0 * 10).rounded() / 10 } == [4, 8])
         for (_, decision) in made {
             guard case .refused(.moving(let spread)) = decision else { Issue.record("\(decision)"); continue }
@@ -70,11 +82,13 @@ struct PoseAcceptanceTests {
         }
     }
 
-    @Test("Still readings far from 1 g are refused, for the display and for the base", arguments: [
-        (Vector3(0, -3 * 9.80665, 0), Vector3(0, 0, -9.80665), 3.0, false),
-        (Vector3(0, -0.5 * 9.80665, 0), Vector3(0, 0, -9.80665), 0.5, false),
-        (Vector3(0, -9.80665, 0), Vector3(0, 0, -1.3 * 9.80665), 1.3, true),
-    ])
+    @Test(
+        "Still readings far from 1 g are refused, for the display and for the base",
+        arguments: [
+            (Vector3(0, -3 * 9.80665, 0), Vector3(0, 0, -9.80665), 3.0, false),
+            (Vector3(0, -0.5 * 9.80665, 0), Vector3(0, 0, -9.80665), 0.5, false),
+            (Vector3(0, -9.80665, 0), Vector3(0, 0, -1.3 * 9.80665), 1.3, true),
+        ])
     func notOneG(display: Vector3, base: Vector3, g: Double, isBase: Bool) throws {
         var random = SeededRandom(seed: 4)
         var acceptance = PoseAcceptance(needsBase: true)
@@ -109,17 +123,23 @@ struct PoseAcceptanceTests {
         if case .refused(.moving)? = made.first {} else { Issue.record("\(made)") }
     }
 
-    @Test("Enter takes the pose from the last half second without waiting; moving, or before any reading, it is refused")
+    @Test(
+        "Enter takes the pose from the last half second without waiting; moving, or before any reading, it is refused")
     func enter() {
         var random = SeededRandom(seed: 7)
         var acceptance = PoseAcceptance(needsBase: false)
         #expect(acceptance.takeNow() == .refused(.noReadings))
-        for reading in Self.readings(Self.upright, from: 0, seconds: 0.5, noise: 2, random: &random) { _ = acceptance.feed(reading) }
+        for reading in Self.readings(Self.upright, from: 0, seconds: 0.5, noise: 2, random: &random) {
+            _ = acceptance.feed(reading)
+        }
         guard case .refused(.moving) = acceptance.takeNow() else { Issue.record("taken while moving"); return }
-        for reading in Self.readings(Self.upright, from: 0.5, seconds: 0.6, random: &random) { #expect(acceptance.feed(reading) == nil) }
+        for reading in Self.readings(Self.upright, from: 0.5, seconds: 0.6, random: &random) {
+            #expect(acceptance.feed(reading) == nil)
+        }
         guard case .taken(let pose) = acceptance.takeNow() else { Issue.record("not taken"); return }
         #expect((pose.display - Self.upright).length < 0.05)
         // The still window it came from is not judged again.
-        #expect(Self.decisions(&acceptance, Self.readings(Self.upright, from: 1.1, seconds: 2, random: &random)).isEmpty)
+        #expect(
+            Self.decisions(&acceptance, Self.readings(Self.upright, from: 1.1, seconds: 2, random: &random)).isEmpty)
     }
 }
