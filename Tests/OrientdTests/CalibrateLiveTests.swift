@@ -222,7 +222,9 @@ struct CalibrateLiveTests {
             display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1))
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: fixed.environment)
         try daemon.waitUntilListening()
-        let laptop = try daemon.poll { $0.posture == "laptop" && $0.device == "portrait" }
+        // θ is filtered: wait for it to settle rather than take the first reading.
+        func near100(_ state: ServerMessage) -> Bool { state.hingeAngle.map { abs($0 - 100) <= 3 } ?? false }
+        let laptop = try daemon.poll { $0.posture == "laptop" && $0.device == "portrait" && near100($0) }
         #expect(laptop?.posture == "laptop", "\(daemon.log)")
         #expect(
             laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,
@@ -230,7 +232,7 @@ struct CalibrateLiveTests {
         // Tilted on a lap until the display reads landscape (left edge up): the hinge still reads 100°.
         let tilted = Vector3(0.75, 0, -0.66)
         try fixed.hold(display: tilted, base: HingeGeometry.base(fromDisplay: tilted, hingeAngle: 100))
-        let landscape = try daemon.poll { $0.device == "landscape-right" }
+        let landscape = try daemon.poll { $0.device == "landscape-right" && near100($0) }
         #expect(landscape?.device == "landscape-right", "\(daemon.log)")
         #expect(
             landscape.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,

@@ -9,6 +9,9 @@ final class CalibrateProcess: @unchecked Sendable {
     private var errorText = ""
     private var outputText = ""
     private var openPipes = 2
+    /// The exit status, set by the termination handler under `condition` (`Process.isRunning` may still say true
+    /// when the handler runs).
+    private var exitStatus: Int32?
 
     /// What is typed on the terminal, with `onTerminal`.
     private let typed = Pipe()
@@ -50,9 +53,11 @@ final class CalibrateProcess: @unchecked Sendable {
                 condition.unlock()
             }
         }
-        process.terminationHandler = { [weak self] _ in
+        process.terminationHandler = { [weak self] process in
             guard let self else { return }
+            let status = process.terminationStatus
             condition.lock()
+            exitStatus = status
             condition.broadcast()
             condition.unlock()
         }
@@ -88,7 +93,7 @@ final class CalibrateProcess: @unchecked Sendable {
         while true {
             let lines = String(decoding: errorText.utf8.dropFirst(offset), as: UTF8.self).split(separator: "\n")
             if let line = lines.first(where: { $0.contains(text) }) { return String(line) }
-            if !process.isRunning && openPipes == 0 { return nil }
+            if exitStatus != nil && openPipes == 0 { return nil }
             if !condition.wait(until: deadline) { return nil }
         }
     }
@@ -100,17 +105,18 @@ final class CalibrateProcess: @unchecked Sendable {
         return errorText.utf8.count
     }
 
-    /// Waits for the process to end and its output to be read; the exit status, standard output and error.
+    /// Waits for the process to end and its output to be read; the exit status (`nil` if it did not end within
+    /// `timeout` seconds, when it is killed), standard output and error. Output still unread 5 s after the exit
+    /// (a pipe some other process inherited) is not waited for.
     func finish(timeout: Double = 60) -> (status: Int32?, stdout: String, stderr: String) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        while process.isRunning || openPipes > 0 {
-            if !condition.wait(until: deadline) { break }
-        }
-        let ended = !process.isRunning
-        let result = (ended ? process.terminationStatus : nil, outputText, errorText)
+        while exitStatus == nil, condition.wait(until: deadline) {}
+        let drained = min(deadline, Date().addingTimeInterval(5))
+        while exitStatus != nil, openPipes > 0, condition.wait(until: drained) {}
+        let result = (exitStatus, outputText, errorText)
         condition.unlock()
-        if !ended {
+        if result.0 == nil {
             process.terminate()
             process.waitUntilExit()
         }
