@@ -65,17 +65,36 @@ struct CalibrateLiveTests {
 
         /// Holds the device in a pose: gravity `display` in the display frame (and `base` in the base's), `g` times
         /// 1 g, each raw value jittering by up to `noise` counts (0.04 m/s² each) on a timer.
-        func hold(display gravity: Vector3, base baseGravity: Vector3? = nil, g: Double = 1, noise: Double = 2) throws {
+        /// `jitters`: false sets the values once (while a program opens the sensors: see `UmockdevTestbed.hold`).
+        func hold(
+            display gravity: Vector3, base baseGravity: Vector3? = nil, g: Double = 1, noise: Double = 2, jitters: Bool = true
+        ) throws {
             func values(_ gravity: Vector3, _ mounting: MountMatrix) -> [String: Double] {
                 // What a sensor mounted as `mounting` reads: Mᵀ · gravity, as M is a rotation.
                 let m = mounting.rows
                 let s = (m.x * gravity.x + m.y * gravity.y + m.z * gravity.z) * (256 * g)
                 return ["in_accel_x_raw": s.x, "in_accel_y_raw": s.y, "in_accel_z_raw": s.z]
             }
-            try testbed.hold(display.path, values: values(gravity, display.mounting), noise: noise)
+            let period = jitters ? 0.04 : 0
+            try testbed.hold(display.path, values: values(gravity, display.mounting), noise: noise, period: period)
             if let base, let baseGravity {
-                try testbed.hold(base.path, values: values(baseGravity, base.mounting), noise: noise)
+                try testbed.hold(base.path, values: values(baseGravity, base.mounting), noise: noise, period: period)
             }
+        }
+
+        /// Starts `orientd calibrate` with the device still in `pose`, and once the tool has opened the sensors, lets
+        /// the readings jitter with `noise`.
+        func startCalibrate(
+            _ arguments: [String], pose: (display: Vector3, base: Vector3?), noise: Double = 2, onTerminal: Bool = false
+        ) throws -> CalibrateProcess {
+            try hold(display: pose.display, base: pose.base, jitters: false)
+            let run = try CalibrateProcess(arguments, environment: environment, onTerminal: onTerminal)
+            #expect(run.waitForLine(containing: "Reading bmc150_accel (iio:device0)") != nil, "\(run.stderr)")
+            if base != nil {
+                #expect(run.waitForLine(containing: "Reading the base sensor bmc150_accel (iio:device1)") != nil, "\(run.stderr)")
+            }
+            try hold(display: pose.display, base: pose.base, noise: noise)
+            return run
         }
     }
 
@@ -109,8 +128,7 @@ struct CalibrateLiveTests {
     static func calibrate(
         _ machine: Machine, poses: [(display: Vector3, base: Vector3?)], arguments: [String]
     ) throws -> (status: Int32?, stdout: String, stderr: String) {
-        try machine.hold(display: poses[0].display, base: poses[0].base)
-        let run = try CalibrateProcess(arguments, environment: machine.environment)
+        let run = try machine.startCalibrate(arguments, pose: poses[0])
         for (index, pose) in poses.enumerated() {
             if index > 0 { try machine.hold(display: pose.display, base: pose.base) }
             #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
@@ -158,14 +176,14 @@ struct CalibrateLiveTests {
         }
         // The daemon, given that value as udev's property, reads the poses right.
         let fixed = try Machine(display: matrix, displayProperties: ["ACCEL_MOUNT_MATRIX": value])
-        try fixed.hold(display: Vector3(0, -1, 0))
+        try fixed.hold(display: Vector3(0, -1, 0), jitters: false)
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: fixed.environment)
         try daemon.waitUntilListening()
         for (gravity, device) in [
             (Vector3(0, -1, 0), "portrait"), (Vector3(1, 0, 0), "landscape-right"),
             (Vector3(0, 0, -1), "face-up"), (Vector3(-1, 0, 0), "landscape-left"),
         ] {
-            try fixed.hold(display: gravity)
+            try fixed.hold(display: gravity, jitters: false)
             #expect(try daemon.poll { $0.device == device }?.device == device, "\(daemon.log)")
         }
     }
@@ -219,7 +237,8 @@ struct CalibrateLiveTests {
                 "ACCEL_LOCATION": try #require(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written)),
             ])
         try fixed.hold(
-            display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1))
+            display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1),
+            jitters: false)
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: fixed.environment)
         try daemon.waitUntilListening()
         // θ is filtered: wait for it to settle rather than take the first reading.
@@ -231,7 +250,7 @@ struct CalibrateLiveTests {
             "θ \(String(describing: laptop?.hingeAngle))")
         // Tilted on a lap until the display reads landscape (left edge up): the hinge still reads 100°.
         let tilted = Vector3(0.75, 0, -0.66)
-        try fixed.hold(display: tilted, base: HingeGeometry.base(fromDisplay: tilted, hingeAngle: 100))
+        try fixed.hold(display: tilted, base: HingeGeometry.base(fromDisplay: tilted, hingeAngle: 100), jitters: false)
         let landscape = try daemon.poll { $0.device == "landscape-right" && near100($0) }
         #expect(landscape?.device == "landscape-right", "\(daemon.log)")
         #expect(
@@ -246,8 +265,7 @@ struct CalibrateLiveTests {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[0])
         let machine = try Machine(display: matrix)
         let file = try Self.folder() + "/61-sensor-local.hwdb"
-        try machine.hold(display: Self.tabletPoses[0])
-        let run = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment)
+        let run = try machine.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
         #expect(run.waitForLine(containing: "Pose 1 taken") != nil, "\(run.stderr)")
         // Tipped back 20 degrees: still too close to pose 1.
         var mark = run.mark
@@ -289,8 +307,7 @@ struct CalibrateLiveTests {
         try before.write(toFile: file, atomically: false, encoding: .utf8)
 
         let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[1]))
-        try machine.hold(display: Self.tabletPoses[0])
-        let run = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment)
+        let run = try machine.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
         #expect(run.waitForLine(containing: "Pose 1 taken") != nil, "\(run.stderr)")
         try machine.hold(display: Self.tabletPoses[1])
         #expect(run.waitForLine(containing: "Pose 2 taken") != nil, "\(run.stderr)")
@@ -302,8 +319,7 @@ struct CalibrateLiveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["61-sensor-local.hwdb"])
 
         let vanishing = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[1]))
-        try vanishing.hold(display: Self.tabletPoses[0])
-        let second = try CalibrateProcess(["--hwdb-file", file], environment: vanishing.environment)
+        let second = try vanishing.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
         #expect(second.waitForLine(containing: "Pose 1 taken") != nil, "\(second.stderr)")
         try vanishing.testbed.remove(vanishing.display.path)
         let gone = second.finish()
@@ -341,8 +357,7 @@ struct CalibrateLiveTests {
     @Test("On a terminal, Enter takes the pose at once: while the device moves it is refused on the spot")
     func enterOnTerminal() throws {
         let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[0]))
-        try machine.hold(display: Self.tabletPoses[0], noise: 60)
-        let run = try CalibrateProcess([], environment: machine.environment, onTerminal: true)
+        let run = try machine.startCalibrate([], pose: (Self.tabletPoses[0], nil), noise: 60, onTerminal: true)
         #expect(run.waitForLine(containing: "Enter takes it at once") != nil, "\(run.stderr)")
         #expect(run.waitForLine(containing: "Pose 1 of 3") != nil)
         let mark = run.mark
@@ -363,7 +378,7 @@ struct CalibrateLiveTests {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[0])
         let machine = try Machine(display: matrix, hasDMI: false)
         let file = try Self.folder() + "/61-sensor-local.hwdb"
-        try machine.hold(display: Self.tabletPoses[0])
+        try machine.hold(display: Self.tabletPoses[0], jitters: false)
         let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
         #expect(refused.status == 69, "\(refused.stderr)")
         #expect(
@@ -382,7 +397,7 @@ struct CalibrateLiveTests {
     @Test("Display and base sensors with the same parent modalias: one match would fit both, so nothing is written")
     func sharedModalias() throws {
         let machine = try Machine(display: .identity, base: .identity, baseModalias: "acpi:BOSC0200:")
-        try machine.hold(display: Self.tabletPoses[0], base: Vector3(0, 0, -1))
+        try machine.hold(display: Self.tabletPoses[0], base: Vector3(0, 0, -1), jitters: false)
         let file = try Self.folder() + "/61-sensor-local.hwdb"
         let refused = try CalibrateProcess(["--hwdb-file", file], environment: machine.environment).finish()
         #expect(refused.status == 69, "\(refused.stderr)")

@@ -70,8 +70,10 @@ final class UmockdevTestbed {
         return try Self.field("path", of: send(command))
     }
 
-    /// From now on, until the next `hold` for `path`: every `period` seconds, each attribute set to its value plus
-    /// uniform noise of up to `noise` either way, rounded to an integer (raw readings that jitter on a timer).
+    /// Each attribute set to its value plus uniform noise of up to `noise` either way, rounded to an integer, now and
+    /// then every `period` seconds until the next `hold` for `path` (raw readings that jitter on a timer); once only
+    /// with `period` 0. Jitter only while the sensor is open: umockdev replaces an attribute file by a rename, and
+    /// libiio, listing the directory as it opens the device, may then find a temporary file gone.
     func hold(_ path: String, values: [String: Double], noise: Double, period: Double = 0.04) throws {
         _ = try send(["hold": path, "values": values, "noise": noise, "period": period])
     }

@@ -70,8 +70,9 @@ public enum CalibrationSession {
                 if poses.decide(poses.acceptance.takeNow(), say: say) { break loop }
             case .display(let event):
                 switch event {
-                case .opened(let description):
-                    descriptions.display = descriptions.display ?? description
+                case .opened(let description) where descriptions.display == nil:
+                    descriptions.display = description
+                    say("Reading \(description.displayName): mount matrix now \(description.mountMatrix) (from \(description.mountMatrixSource)).")
                 case .sample(let sample):
                     if let decision = poses.feedDisplay(sample), poses.decide(decision, say: say) { break loop }
                 case .gravityLearned(let correction):
@@ -80,13 +81,14 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read \(sensors.display.id): \(reason)")
                 case .closed(let reason), .noSensor(let reason):
                     throw .unavailable("the display sensor went away (\(reason)): nothing was written")
-                case .baseGravityLearned, .baseLost, .lid, .ended:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .ended:
                     break
                 }
             case .base(let event):
                 switch event {
-                case .opened(let description):
-                    descriptions.base = descriptions.base ?? description
+                case .opened(let description) where descriptions.base == nil:
+                    descriptions.base = description
+                    say("Reading the base sensor \(description.displayName): mount matrix now \(description.mountMatrix) (from \(description.mountMatrixSource)).")
                 case .sample(let sample):
                     poses.feedBase(sample)
                 case .gravityLearned(let correction):
@@ -95,7 +97,7 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read the base sensor \(sensors.base?.id ?? ""): \(reason)")
                 case .closed(let reason), .noSensor(let reason):
                     throw .unavailable("the base sensor went away (\(reason)): nothing was written")
-                case .baseGravityLearned, .baseLost, .lid, .ended:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .ended:
                     break
                 }
             }

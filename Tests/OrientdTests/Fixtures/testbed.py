@@ -5,9 +5,11 @@ Prints {"root": DIR} first; a child started with LD_PRELOAD=libumockdev-preload.
 the emulated devices. Commands, one JSON object a line, each answered with one JSON line:
   {"add": NAME, "attributes": {...}, "properties": {...}}  -> {"path": SYSFS_PATH}
                        ("parent": SYSFS_PATH puts it under that device)
-  {"hold": PATH, "values": {ATTRIBUTE: NUMBER, ...}, "noise": N, "period": S}   from a thread, sets each attribute
-                       to its value plus uniform noise in [-N, N] (rounded to an integer) every S seconds, until
-                       the next "hold" for PATH replaces it; "period": 0 stops it   -> {"ok": true}
+  {"hold": PATH, "values": {ATTRIBUTE: NUMBER, ...}, "noise": N, "period": S}   sets each attribute to its value
+                       plus uniform noise in [-N, N] (rounded to an integer) at once, then from a thread every S
+                       seconds until the next "hold" for PATH replaces it; "period": 0 sets them once. (umockdev
+                       replaces an attribute file by a rename, so a reader listing the directory meanwhile, as
+                       libiio does when it opens a device, may see the temporary file vanish.) -> {"ok": true}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
@@ -119,18 +121,23 @@ for line in sys.stdin:
             generation = holds.get(command["hold"], 0) + 1
             holds[command["hold"]] = generation
 
+        def hold_once(path, values, noise, generation):
+            for attribute, value in values.items():
+                jittered = round(value + random.uniform(-noise, noise))
+                with hold_lock:
+                    if holds.get(path) != generation:
+                        return False
+                    testbed.set_attribute(path, attribute, f"{jittered}\n")
+            return True
+
         def hold(path=command["hold"], values=command["values"], noise=command.get("noise", 0),
                  period=command["period"], generation=generation):
-            while period > 0 and holds.get(path) == generation:
-                for attribute, value in values.items():
-                    jittered = round(value + random.uniform(-noise, noise))
-                    with hold_lock:
-                        if holds.get(path) != generation:
-                            return
-                        testbed.set_attribute(path, attribute, f"{jittered}\n")
+            while hold_once(path, values, noise, generation):
                 time.sleep(period)
 
-        threading.Thread(target=hold, daemon=True).start()
+        hold_once(command["hold"], command["values"], command.get("noise", 0), generation)
+        if command["period"] > 0:
+            threading.Thread(target=hold, daemon=True).start()
         print(json.dumps({"ok": True}), flush=True)
     elif "remove" in command:
         with hold_lock:
