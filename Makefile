@@ -27,6 +27,8 @@ DEMO_TRACE ?= Traces/demo.trace
 FOLD_TRACE ?= Traces/fold.trace
 RUN_DIR ?= $(CURDIR)/.build/run
 HWDB_FIXTURE := .build/fixtures/60-sensor.hwdb
+# systemd-hwdb, for the calibrate tests: they compile the hwdb file it writes and look the sensor up.
+HWDB_TOOL := .build/fixtures/systemd-hwdb
 # The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked.
 # Linked by the toolchain's lld, with relative relocations packed (DT_RELR) and without exporting every symbol
 # (the static runtime's default): 19.2-19.5 MB against 20.6 MB (BENCHMARKS.md, "Memory of the daemon").
@@ -55,7 +57,7 @@ run: release
 
 # The load suite (Tests/OrientdTests/Load) runs on its own after the others, one test at a time, so that its
 # thousand clients do not compete with them for the machine.
-test: deps $(HWDB_FIXTURE)
+test: deps $(HWDB_FIXTURE) $(HWDB_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip LoadTests
 	$(SWIFT) test --skip-build --no-parallel --filter LoadTests
@@ -85,6 +87,9 @@ check-units:
 
 $(HWDB_FIXTURE):
 	scripts/fetch-hwdb.sh $@
+
+$(HWDB_TOOL):
+	scripts/fetch-systemd-hwdb.sh $@
 
 # Manual pages and shell completions, generated from the commands' ArgumentParser definitions. The manuals
 # come from ArgumentParser's generate-manual, the tool behind its GenerateManual plugin, run directly on the

@@ -92,12 +92,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // The offline and diagnostic tools behind orientd's commands (doctor, plot, record), apart from the
-        // commands' argument parsing so that their logic has unit tests.
+        // The offline and diagnostic tools behind orientd's commands (doctor, plot, record, calibrate), apart from
+        // the commands' argument parsing so that their logic has unit tests.
         .target(
             name: "OrientTools",
             dependencies: [
-                "OrientCore", "OrientTrace", "OrientSampleSource", "OrientSensors",
+                "OrientCore", "OrientTrace", "OrientPosix", "OrientSampleSource", "OrientSensors",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,6 +105,7 @@ let package = Package(
             name: "orientd",
             dependencies: [
                 "OrientCore",
+                "OrientTools",
                 "OrientTrace",
                 "OrientSensors",
                 "OrientServer",

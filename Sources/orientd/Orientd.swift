@@ -11,6 +11,6 @@ struct Orientd: AsyncParsableCommand {
             /var/lib/orientd/state.json (the rotation lock and the mask set at run time, kept across restarts).
             """,
         version: OrientdVersion.string,
-        subcommands: [Run.self, Classify.self, Plot.self, Record.self, Doctor.self, CheckConfig.self]
+        subcommands: [Run.self, Classify.self, Plot.self, Record.self, Doctor.self, Calibrate.self, CheckConfig.self]
     )
 }

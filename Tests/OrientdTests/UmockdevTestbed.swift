@@ -59,19 +59,32 @@ final class UmockdevTestbed {
     /// The environment a child needs to see the emulated devices.
     var environment: [String: String] { ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root] }
 
-    /// Adds an IIO device; attribute values get the trailing newline real sysfs has.
+    /// Adds an IIO device (or, with `subsystem` "drm", a display connector), under the device at sysfs path
+    /// `parent` when given; attribute values get the trailing newline real sysfs has.
     func addDevice(
-        _ name: String, subsystem: String = "iio", attributes: [String: String], properties: [String: String] = [:]
+        _ name: String, subsystem: String = "iio", attributes: [String: String], properties: [String: String] = [:],
+        parent: String? = nil
     ) throws -> String {
         let withNewlines = attributes.mapValues { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
-        return try Self.field(
-            "path", of: send(["add": name, "subsystem": subsystem, "attributes": withNewlines, "properties": properties]))
+        var command: [String: Any] = [
+            "add": name, "subsystem": subsystem, "attributes": withNewlines, "properties": properties,
+        ]
+        if let parent { command["parent"] = parent }
+        return try Self.field("path", of: send(command))
     }
 
     /// A DRM connector (`card0-eDP-1`) with a display connected whose preferred mode is `mode` (`1920x1080`).
     @discardableResult
     func addConnector(_ name: String, mode: String, connected: Bool = true) throws -> String {
         try addDevice(name, subsystem: "drm", attributes: ["status": connected ? "connected" : "disconnected", "modes": mode])
+    }
+
+    /// Each attribute set to its value plus uniform noise of up to `noise` either way, rounded to an integer, now and
+    /// then every `period` seconds until the next `hold` for `path` (raw readings that jitter on a timer); once only
+    /// with `period` 0. Jitter only while the sensor is open: umockdev replaces an attribute file by a rename, and
+    /// libiio, listing the directory as it opens the device, may then find a temporary file gone.
+    func hold(_ path: String, values: [String: Double], noise: Double, period: Double = 0.04) throws {
+        _ = try send(["hold": path, "values": values, "noise": noise, "period": period])
     }
 
     func set(_ path: String, _ attribute: String, _ value: String) throws {

@@ -4,7 +4,13 @@
 Prints {"root": DIR} first; a child started with LD_PRELOAD=libumockdev-preload.so.0 and UMOCKDEV_DIR=DIR sees
 the emulated devices. Commands, one JSON object a line, each answered with one JSON line:
   {"add": NAME, "attributes": {...}, "properties": {...}}  -> {"path": SYSFS_PATH}
-                       an IIO device; with "subsystem": "drm", a display connector such as card0-eDP-1
+                       an IIO device; with "subsystem": "drm", a display connector such as card0-eDP-1;
+                       ("parent": SYSFS_PATH puts it under that device)
+  {"hold": PATH, "values": {ATTRIBUTE: NUMBER, ...}, "noise": N, "period": S}   sets each attribute to its value
+                       plus uniform noise in [-N, N] (rounded to an integer) at once, then from a thread every S
+                       seconds until the next "hold" for PATH replaces it; "period": 0 sets them once. (umockdev
+                       replaces an attribute file by a rename, so a reader listing the directory meanwhile, as
+                       libiio does when it opens a device, may see the temporary file vanish.) -> {"ok": true}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
@@ -23,6 +29,7 @@ Attribute values are written as given: libiio expects sysfs values to end in a n
 """
 import json
 import os
+import random
 import struct
 import sys
 import threading
@@ -93,6 +100,10 @@ def lid_ioctl(handler, client):
 lid_handler = UMockdev.IoctlBase()
 lid_handler.connect("handle-ioctl", lid_ioctl)
 
+# The "hold" threads: the generation each device's current one runs under; a newer one, or removal, stops it.
+holds = {}
+hold_lock = threading.Lock()
+
 uinput_handler = UMockdev.IoctlBase()
 uinput_handler.connect("handle-ioctl", uinput_ioctl)
 uinput_handler.connect("handle-write", uinput_write)
@@ -101,12 +112,38 @@ for line in sys.stdin:
     if "add" in command:
         attributes = [item for pair in command.get("attributes", {}).items() for item in pair]
         properties = [item for pair in command.get("properties", {}).items() for item in pair]
-        path = testbed.add_device(command.get("subsystem", "iio"), command["add"], None, attributes, properties)
+        path = testbed.add_device(
+            command.get("subsystem", "iio"), command["add"], command.get("parent"), attributes, properties)
         print(json.dumps({"path": path}), flush=True)
     elif "set" in command:
         testbed.set_attribute(command["set"], command["attribute"], command["value"])
         print(json.dumps({"ok": True}), flush=True)
+    elif "hold" in command:
+        with hold_lock:
+            generation = holds.get(command["hold"], 0) + 1
+            holds[command["hold"]] = generation
+
+        def hold_once(path, values, noise, generation):
+            for attribute, value in values.items():
+                jittered = round(value + random.uniform(-noise, noise))
+                with hold_lock:
+                    if holds.get(path) != generation:
+                        return False
+                    testbed.set_attribute(path, attribute, f"{jittered}\n")
+            return True
+
+        def hold(path=command["hold"], values=command["values"], noise=command.get("noise", 0),
+                 period=command["period"], generation=generation):
+            while hold_once(path, values, noise, generation):
+                time.sleep(period)
+
+        hold_once(command["hold"], command["values"], command.get("noise", 0), generation)
+        if command["period"] > 0:
+            threading.Thread(target=hold, daemon=True).start()
+        print(json.dumps({"ok": True}), flush=True)
     elif "remove" in command:
+        with hold_lock:
+            holds[command["remove"]] = -1
         # The kernel announces a removal; umockdev's remove_device alone does not.
         testbed.uevent(command["remove"], "remove")
         testbed.remove_device(command["remove"])
