@@ -86,10 +86,10 @@ check-units:
 	XDG_RUNTIME_DIR=$(CURDIR)/.build/units/xdg systemd-analyze --user verify .build/units/user/orientd-follow.service
 
 $(HWDB_FIXTURE):
-	scripts/fetch-hwdb.sh $@
+	scripts/fetch-from-udev.sh hwdb.d/60-sensor.hwdb $@
 
 $(HWDB_TOOL):
-	scripts/fetch-systemd-hwdb.sh $@
+	scripts/fetch-from-udev.sh systemd-hwdb $@
 
 # Manual pages and shell completions, generated from the commands' ArgumentParser definitions. The manuals
 # come from ArgumentParser's generate-manual, the tool behind its GenerateManual plugin, run directly on the

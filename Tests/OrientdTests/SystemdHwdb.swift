@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// systemd-hwdb, to compile a hwdb file in a root of its own and look a key up in it as udev does: `make test`
-/// extracts it to .build/fixtures (scripts/fetch-systemd-hwdb.sh) when udev is not installed.
+/// extracts it to .build/fixtures (scripts/fetch-from-udev.sh) when udev is not installed.
 enum SystemdHwdb {
     static let tool: String? = {
         let packageRoot = String(#filePath).components(separatedBy: "/Tests/")[0]
