@@ -34,10 +34,17 @@ final class DaemonHarness {
         self.socket = socket ?? folder + "/orientd.sock"
         self.stateDirectory = folder + "/state"
         self.logPath = folder + "/orientd-\(UUID().uuidString.prefix(8)).log"
-        var full = ["run", "--state-dir", stateDirectory] + arguments
+        var full = ["run", "--state-dir", stateDirectory] + arguments + Self.hermetic(arguments, environment)
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         if launcher.isEmpty { full += ["--socket", self.socket] }
         process = try Self.launch(full, launcher: wrapper + launcher, log: logPath, environment: environment)
+    }
+
+    /// Outside umockdev the daemon would find the machine's own panel (a developer's laptop is landscape) and
+    /// name the poses by it: tests that do not set the natural orientation get the portrait names they expect.
+    static func hermetic(_ arguments: [String], _ environment: [String: String]) -> [String] {
+        let setsIt = arguments.contains { $0.hasPrefix("--natural-orientation") }
+        return setsIt || environment["UMOCKDEV_DIR"] != nil ? [] : ["--natural-orientation", "portrait"]
     }
 
     static func makeFolder() throws -> String {
@@ -98,6 +105,7 @@ final class DaemonHarness {
     func restart(_ arguments: [String]) throws {
         if process.isRunning { signal(SIGTERM) }
         var full = ["run", "--state-dir", stateDirectory, "--socket", socket] + arguments
+            + Self.hermetic(arguments, environment)
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         process = try Self.launch(full, launcher: wrapper, log: logPath, environment: environment)
     }

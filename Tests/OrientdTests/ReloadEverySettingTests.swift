@@ -19,8 +19,8 @@ struct ReloadEverySettingTests {
         let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
         try daemon.waitUntilListening()
 
-        // The harness gives --socket and --state-dir on the command line, which win over the file.
-        let fromCommandLine: Set = ["socket", "state-directory"]
+        // The harness gives --socket, --state-dir and --natural-orientation on the command line, which win over the file.
+        let fromCommandLine: Set = ["socket", "state-directory", "natural-orientation"]
         let changed = DaemonSetting.all.filter { !fromCommandLine.contains($0.key) }
         var text = ""
         for section in [nil, DaemonSetting.classifierSection] {
