@@ -105,7 +105,6 @@ let package = Package(
             name: "orientd",
             dependencies: [
                 "OrientCore",
-                "OrientTools",
                 "OrientTrace",
                 "OrientSensors",
                 "OrientServer",

@@ -5,7 +5,9 @@ Usage: daemon-memory.py ORIENTD TRACE [--subscribers N] [--seconds S] [--speed X
 
 Starts `ORIENTD run` on TRACE (looped, at X times its speed, 5 unless given, sensor always open) with its socket
 in a temporary folder, reads /proc/PID/status with no client, then connects N subscribers that keep reading for
-S seconds and reads it again. --cold drops the page cache first (root only), so the binary's pages are read from
+S seconds and reads it again. As root it also gives the steady-state referenced set: the pages the daemon touched
+while serving, read from smaps' Referenced after clearing the bits (/proc/PID/clear_refs) once the clients are in
+and the first second has passed. It also prints PSS. --cold drops the page cache first (root only), so the binary's pages are read from
 disk as at boot. Prints VmRSS, RssAnon and RssFile in MB, the mappings that hold the most resident memory, and
 the daemon's CPU over the S seconds (user + system ticks from /proc/PID/stat).
 """
@@ -26,6 +28,25 @@ def status(pid):
             if key in ("VmRSS", "RssAnon", "RssFile"):
                 fields[key] = int(value.split()[0]) / 1024
     return fields
+
+
+def smaps_total(pid, field):
+    """A field of /proc/PID/smaps_rollup (Pss, Referenced, ...) in MB."""
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def clear_referenced(pid):
+    """Clears the referenced bits of every page (root only); False when not allowed."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as f:
+            f.write("1\n")
+        return True
+    except OSError:
+        return False
 
 
 def mappings(pid, top=6):
@@ -49,7 +70,8 @@ def cpu_seconds(pid):
 
 def report(label, pid):
     s = status(pid)
-    print(f"{label}: VmRSS {s['VmRSS']:.1f} MB, RssAnon {s['RssAnon']:.1f} MB, RssFile {s['RssFile']:.1f} MB")
+    print(f"{label}: VmRSS {s['VmRSS']:.1f} MB, RssAnon {s['RssAnon']:.1f} MB, RssFile {s['RssFile']:.1f} MB, "
+          f"PSS {smaps_total(pid, 'Pss'):.1f} MB")
     for name, kb in mappings(pid):
         print(f"    {kb / 1024:6.1f} MB  {name}")
 
@@ -96,12 +118,17 @@ def main():
         lines = 0
         started, cpu_before = time.monotonic(), cpu_seconds(daemon.pid)
         end = started + args.seconds
+        cleared = None
         while time.monotonic() < end:
             for key, _ in selector.select(timeout=0.2):
                 lines += key.fileobj.recv(65536).count(b"\n")
+            if cleared is None and time.monotonic() > started + 1:
+                cleared = clear_referenced(daemon.pid)
         cpu = (cpu_seconds(daemon.pid) - cpu_before) / (time.monotonic() - started) * 100
         report(f"{args.subscribers} subscribers, after {args.seconds:g} s ({lines} lines received)", daemon.pid)
         print(f"CPU over those {args.seconds:g} s: {cpu:.2f} %")
+        if cleared:
+            print(f"referenced while serving (the last {args.seconds - 1:g} s): {smaps_total(daemon.pid, 'Referenced'):.1f} MB")
         for client in clients:
             client.close()
     finally:

@@ -7,9 +7,12 @@ struct PanelWatch: Service {
     let running: RunningConfiguration
 
     func run() async throws {
-        // Leaving the iteration ends the stream, which stops its thread.
-        for await detection in PanelDiscovery.changes().cancelOnGracefulShutdown() {
-            await running.panelDetected(detection)
+        // Cancelled at graceful shutdown, which ends the stream and stops its thread. Not the sequence's
+        // `cancelOnGracefulShutdown()`: that merges two sequences with swift-async-algorithms' merge, which can
+        // deadlock against the task's own cancellation (seen: a daemon that failed to bind at start never exited,
+        // two of NIO's threads waiting on each other's locks in MergeStorage.next and removeStatusRecord).
+        await cancelWhenGracefulShutdown {
+            for await detection in PanelDiscovery.changes() { await running.panelDetected(detection) }
         }
     }
 }

@@ -19,12 +19,17 @@ public struct SignalService: Service {
     }
 
     public func run() async {
-        for await signal in signals.cancelOnGracefulShutdown() {
-            if signal == SIGHUP {
-                await reload()
-            } else {
-                logger.info("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
-                return
+        // Cancelled at graceful shutdown (a task group), not through the sequence's cancelOnGracefulShutdown(),
+        // whose merge can deadlock against the task's cancellation (see PanelWatch).
+        let (signals, reload, logger) = (self.signals, self.reload, self.logger)
+        await cancelWhenGracefulShutdown {
+            for await signal in signals {
+                if signal == SIGHUP {
+                    await reload()
+                } else {
+                    logger.info("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+                    return
+                }
             }
         }
     }
