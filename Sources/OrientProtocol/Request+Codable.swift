@@ -96,12 +96,11 @@ private struct SubscriptionFields {
         var settings = SubscriptionSettings()
         if let mask { settings.mask = try Self.mask(mask) }
         if let preferred {
-            guard let orientation = InterfaceOrientation(rawValue: preferred), orientation != .unknown else {
-                let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
-                throw ProtocolError(
-                    .badField, "\"preferred\": unknown orientation \"\(preferred)\"; expected one of: \(names)")
+            do {
+                settings.preferred = try InterfaceOrientation(parsingDrawable: preferred)
+            } catch {
+                throw ProtocolError(.badField, "\"preferred\": \(error)")
             }
-            settings.preferred = orientation
         }
         if let changes {
             guard let filter = ChangeFilter(rawValue: changes) else {

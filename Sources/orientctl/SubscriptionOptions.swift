@@ -36,9 +36,12 @@ struct SubscriptionOptions: ParsableArguments {
                 throw ValidationError("--mask: \(error)")
             }
         }
-        if let preferred, InterfaceOrientation(rawValue: preferred).map({ $0 == .unknown }) ?? true {
-            let names = InterfaceOrientation.drawable.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--preferred: unknown orientation \"\(preferred)\"; expected one of: \(names)")
+        if let preferred {
+            do {
+                _ = try InterfaceOrientation(parsingDrawable: preferred)
+            } catch {
+                throw ValidationError("--preferred: \(error)")
+            }
         }
     }
 
