@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientServer
 import OrientTrace
 
 extension Orientd {
@@ -27,7 +28,7 @@ extension Orientd {
                 file and line), 66 when the trace cannot be opened, 74 when it cannot be read.
 
                 Classifier settings (--classifier NAME=VALUE, repeatable):
-                \(ClassifierSettingsHelp.text)
+                \(SettingArguments.classifierHelp(indent: 2))
                 """
         )
 

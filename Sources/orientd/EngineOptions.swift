@@ -110,13 +110,3 @@ struct EngineOptions: ParsableArguments {
         }
     }
 }
-
-/// The classifier settings listed for `--help`, with their defaults and units.
-enum ClassifierSettingsHelp {
-    static var text: String {
-        let defaults = ClassifierSettings()
-        return ClassifierSettings.Key.allCases.map { key in
-            "  \(key.rawValue)=\(defaults[key]) \(key.unit): \(key.summary)"
-        }.joined(separator: "\n")
-    }
-}

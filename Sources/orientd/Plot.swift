@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientServer
 import OrientPosix
 import OrientTools
 import OrientTrace
@@ -26,7 +27,7 @@ extension Orientd {
                 --rotate-in at work, as classify prints it.
 
                 Classifier settings (--classifier NAME=VALUE, repeatable):
-                \(ClassifierSettingsHelp.text)
+                \(SettingArguments.classifierHelp(indent: 2))
                 """
         )
 

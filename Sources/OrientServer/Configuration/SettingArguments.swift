@@ -71,11 +71,17 @@ public enum SettingArguments {
         }
         lines.append("  --classifier <name=value>")
         lines.append("        A [classifier] setting, repeatable:")
-        let defaults = DaemonConfiguration()
-        for setting in DaemonSetting.all where setting.form == .classifier {
-            lines += wrapped("\(setting.key)=\(setting.show(defaults)): \(setting.summary)", indent: 10)
-        }
+        lines.append(classifierHelp(indent: 10))
         return lines.joined(separator: "\n")
+    }
+
+    /// The `[classifier]` settings, `name=default unit: what it does`, a line each (wrapped at 79 columns), for
+    /// the help of every command that takes `--classifier`.
+    public static func classifierHelp(indent: Int) -> String {
+        let defaults = DaemonConfiguration()
+        return DaemonSetting.all.filter { $0.form == .classifier }.flatMap { setting in
+            wrapped("\(setting.key)=\(setting.show(defaults)): \(setting.summary)", indent: indent)
+        }.joined(separator: "\n")
     }
 
     /// Words joined into lines of at most 79 columns, so that the help's own wrapping leaves them alone.
