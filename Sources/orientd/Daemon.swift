@@ -77,8 +77,8 @@ enum Daemon {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
         }
         let reconfigurable = Reconfigurable(
-            loop: loop, policy: policy, publisher: publisher, sensor: sensor, facade: facade, started: configuration,
-            options: options, keepSensorOpen: keepSensorOpen, logger: logger)
+            loop: loop, policy: policy, publisher: publisher, sensor: sensor, facade: facade, options: options,
+            keepSensorOpen: keepSensorOpen, logger: logger)
         let running = RunningConfiguration(
             started: configuration, detected: detected, traceNatural: traceNatural, logger: logger, read: reload,
             apply: reconfigurable.apply)

@@ -13,16 +13,17 @@ struct Reconfigurable: Sendable {
     let publisher: NIOLoopBound<Publisher>
     let sensor: SensorService
     let facade: SensorProxyService?
-    /// The configuration at start: the open-file limit is refitted only when max-clients moves from it.
-    let started: DaemonConfiguration
     let options: RunOptions
     let keepSensorOpen: Bool
     let logger: Logger
 
     /// Hands `next` and the panel to every part; returns a problem the publisher found (a mask that would strand
-    /// subscribers, which it keeps the old one for), to be logged.
-    @Sendable func apply(_ next: DaemonConfiguration, _ panel: PanelDetection) async throws -> String? {
-        let admitted = next.maxClients == started.maxClients
+    /// subscribers, which it keeps the old one for), to be logged. The open-file limit is refitted only when
+    /// max-clients moves from `previous`, the configuration in force until now.
+    @Sendable func apply(
+        _ next: DaemonConfiguration, replacing previous: DaemonConfiguration, _ panel: PanelDetection
+    ) async throws -> String? {
+        let admitted = next.maxClients == previous.maxClients
             ? nil : DescriptorLimit.fit(maxClients: next.maxClients, logger: logger)
         let (policy, publisher, options) = (self.policy, self.publisher, self.options)
         let problem = try await loop.submit {

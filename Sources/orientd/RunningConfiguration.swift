@@ -21,17 +21,18 @@ final class RunningConfiguration: Sendable {
     private let traceNatural: NaturalOrientation?
     private let current: Mutex<Current>
     private let read: @Sendable () throws -> DaemonConfiguration
-    private let apply: @Sendable (DaemonConfiguration, PanelDetection) async throws -> String?
+    private let apply: @Sendable (_ next: DaemonConfiguration, _ previous: DaemonConfiguration, PanelDetection) async throws -> String?
     private let logger: Logger
 
     /// - Parameters:
     ///   - detected: the panel found at start.
     ///   - read: rereads the file and the command line, as at start.
-    ///   - apply: hands a configuration and the panel to the running services; returns a problem to log, if any.
+    ///   - apply: hands a configuration (and the one it replaces) and the panel to the running services; returns a
+    ///     problem to log, if any.
     init(
         started: DaemonConfiguration, detected: PanelDetection, traceNatural: NaturalOrientation?, logger: Logger,
         read: @escaping @Sendable () throws -> DaemonConfiguration,
-        apply: @escaping @Sendable (DaemonConfiguration, PanelDetection) async throws -> String?
+        apply: @escaping @Sendable (DaemonConfiguration, DaemonConfiguration, PanelDetection) async throws -> String?
     ) {
         self.started = started
         self.traceNatural = traceNatural
@@ -59,7 +60,7 @@ final class RunningConfiguration: Sendable {
             let (running, detected) = current.withLock { ($0.configuration, $0.detected) }
             let plan = ReloadPlan(started: started, running: running, next: next)
             let panel = Self.panel(for: effective, detected: detected, traceNatural: traceNatural)
-            if let problem = try await apply(effective, panel) { logger.warning("\(problem)") }
+            if let problem = try await apply(effective, running, panel) { logger.warning("\(problem)") }
             current.withLock {
                 $0.configuration = effective
                 $0.panel = panel
@@ -78,7 +79,7 @@ final class RunningConfiguration: Sendable {
         }
         guard panel != before else { return }
         do {
-            if let problem = try await apply(configuration, panel) { logger.warning("\(problem)") }
+            if let problem = try await apply(configuration, configuration, panel) { logger.warning("\(problem)") }
             current.withLock { $0.panel = panel }
             logger.notice("natural orientation: \(panel.description)")
         } catch {

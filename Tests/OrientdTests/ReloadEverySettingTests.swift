@@ -47,4 +47,25 @@ struct ReloadEverySettingTests {
         #expect(client.request(#""op":"get""#)?.mask == "landscape")
         #expect(daemon.signal(SIGTERM) == 0)
     }
+
+    @Test("max-clients lowered by one reload and raised back by the next admits as many clients as before")
+    func maxClientsBack() throws {
+        let (path, _) = try DaemonEndToEndTests.trace()
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/orientd.conf"
+        try "max-clients = 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
+        try daemon.waitUntilListening()
+        for (round, limit) in [1, 2].enumerated() {
+            try "max-clients = \(limit)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            daemon.signal(SIGHUP)
+            #expect(waitFor { daemon.log.components(separatedBy: "configuration reloaded").count == round + 2 })
+        }
+        // Two clients are served again (the start-up probe may still count for a moment, as in clientLimit).
+        let first = try LineClient(path: daemon.socket)
+        #expect(first.request(#""op":"get""#)?.ok == true)
+        #expect(waitFor { (try? LineClient(path: daemon.socket))?.request(#""op":"get""#)?.ok == true },
+                "a second client is never served: \(daemon.log)")
+    }
 }
