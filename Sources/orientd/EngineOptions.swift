@@ -86,7 +86,10 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError(error.description)
         }
         var engine = configuration.engine
-        engine.natural = PanelDetection.given(configuration.naturalOrientation)?.natural ?? traceNatural ?? .portrait
+        // Offline, nothing is detected: without the option or the trace's line, portrait.
+        engine.natural = PanelDetection.choose(configuration.naturalOrientation, trace: traceNatural) {
+            .portraitUntilTold
+        }.natural
         return engine
     }
 

@@ -87,12 +87,10 @@ final class RunningConfiguration: Sendable {
         }
     }
 
-    /// The setting when it names one, else a replayed trace's line, else the panel.
+    /// The setting when it names one, else a replayed trace's line, else the panel as detected.
     static func panel(
         for configuration: DaemonConfiguration, detected: PanelDetection, traceNatural: NaturalOrientation?
     ) -> PanelDetection {
-        if let given = PanelDetection.given(configuration.naturalOrientation) { return given }
-        if let traceNatural { return PanelDetection(natural: traceNatural, source: .trace) }
-        return detected
+        PanelDetection.choose(configuration.naturalOrientation, trace: traceNatural) { detected }
     }
 }

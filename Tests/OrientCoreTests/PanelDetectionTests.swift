@@ -56,4 +56,19 @@ struct PanelDetectionTests {
         #expect(PanelConnector(name: "card10-DSI-2", status: "", modes: "").connector == "DSI-2")
         #expect(!PanelConnector(name: "card0-DP-1", status: "", modes: "").isInternal)
     }
+
+    @Test("The setting wins, then a trace's line, then the panel, which is asked only when neither decides")
+    func precedence() {
+        let laptop = PanelDetection(natural: .landscape, source: .panel(connector: "eDP-1", width: 1920, height: 1080, mounting: nil))
+        var asked = 0
+        let panel = { () -> PanelDetection in
+            asked += 1
+            return laptop
+        }
+        #expect(PanelDetection.choose(.portrait, trace: .landscape, panel: panel) == PanelDetection(natural: .portrait, source: .setting))
+        #expect(PanelDetection.choose(.auto, trace: .portrait, panel: panel) == PanelDetection(natural: .portrait, source: .trace))
+        #expect(asked == 0)
+        #expect(PanelDetection.choose(.auto, trace: nil, panel: panel) == laptop)
+        #expect(asked == 1)
+    }
 }

@@ -1,5 +1,3 @@
-import OrientCore
-
 /// A DRM connector as sysfs shows it (`/sys/class/drm/card0-eDP-1`): its name, whether a display is connected,
 /// and its modes, the preferred one first.
 public struct PanelConnector: Sendable, Equatable {

@@ -1,5 +1,3 @@
-import OrientCore
-
 /// The natural orientation orientd uses, and where it came from, for the log, `status` and `doctor`.
 public struct PanelDetection: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
@@ -21,12 +19,15 @@ public struct PanelDetection: Sendable, Equatable {
         self.source = source
     }
 
-    /// The natural orientation a setting gives, when it names one; `auto` gives nil.
-    public static func given(_ setting: NaturalOrientationSetting) -> PanelDetection? {
+    /// The natural orientation to use, in this order: the setting when it names one, a replayed trace's own
+    /// line, then `panel` (asked only when neither decides: detecting it reads udev).
+    public static func choose(
+        _ setting: NaturalOrientationSetting, trace: NaturalOrientation?, panel: () -> PanelDetection
+    ) -> PanelDetection {
         switch setting {
-        case .auto: nil
-        case .portrait: PanelDetection(natural: .portrait, source: .setting)
-        case .landscape: PanelDetection(natural: .landscape, source: .setting)
+        case .portrait: return PanelDetection(natural: .portrait, source: .setting)
+        case .landscape: return PanelDetection(natural: .landscape, source: .setting)
+        case .auto: return trace.map { PanelDetection(natural: $0, source: .trace) } ?? panel()
         }
     }
 

@@ -19,9 +19,7 @@ public enum PanelDiscovery {
 
     /// The natural orientation to use: the setting when it names one, then a replayed trace's, then the panel's.
     public static func resolve(_ setting: NaturalOrientationSetting, trace: NaturalOrientation? = nil) -> PanelDetection {
-        if let given = PanelDetection.given(setting) { return given }
-        if let trace { return PanelDetection(natural: trace, source: .trace) }
-        return detect()
+        PanelDetection.choose(setting, trace: trace) { detect() }
     }
 
     static func readSmallFile(_ path: String) -> String? {
