@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientPosix
 import OrientServer
 
 extension Orientd {

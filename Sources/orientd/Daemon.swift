@@ -100,7 +100,7 @@ enum Daemon {
     /// The publisher, on the loop it lives on, reporting to the sensor service and to `systemStateChanged`.
     private static func makePublisher(
         on loop: any EventLoop, settings: Publisher.Settings, persistent: PersistentState, sensor: SensorService.Inbox,
-        logger: Logger, systemStateChanged: @escaping (OrientationState) -> Void
+        logger: Logger, systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(

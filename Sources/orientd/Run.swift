@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import OrientPosix
 import OrientServer
 
 #if canImport(Glibc)

@@ -7,7 +7,7 @@ extension PanelDiscovery {
         UdevSession.changes(of: "drm", thread: "orientd-panel") { _ in
             detect(kernelCommandLinePath: kernelCommandLinePath)
         } observe: { session, _ in
-            PanelDetection.detect(connectors: session.drmConnectors(), kernelCommandLine: readSmallFile(kernelCommandLinePath))
+            PanelDetection.detect(connectors: session.drmConnectors(), kernelCommandLine: kernelCommandLine(at: kernelCommandLinePath))
         }
     }
 }

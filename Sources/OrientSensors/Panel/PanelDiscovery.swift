@@ -1,8 +1,5 @@
 import OrientCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import OrientPosix
 
 /// Finds the internal panel through libudev and the kernel command line, for `natural-orientation = auto`.
 public enum PanelDiscovery {
@@ -14,7 +11,7 @@ public enum PanelDiscovery {
         } catch {
             return PanelDetection(natural: .portrait, source: .assumed("udev cannot list the display connectors: \(error)"))
         }
-        return PanelDetection.detect(connectors: connectors, kernelCommandLine: readSmallFile(kernelCommandLinePath))
+        return PanelDetection.detect(connectors: connectors, kernelCommandLine: kernelCommandLine(at: kernelCommandLinePath))
     }
 
     /// The natural orientation to use: the setting when it names one, then a replayed trace's, then the panel's.
@@ -22,12 +19,8 @@ public enum PanelDiscovery {
         PanelDetection.choose(setting, trace: trace) { detect() }
     }
 
-    static func readSmallFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        return count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : nil
+    /// The kernel's command line, or nil where it cannot be read.
+    static func kernelCommandLine(at path: String) -> String? {
+        try? readTextFile(path).get()
     }
 }

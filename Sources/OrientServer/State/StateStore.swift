@@ -30,7 +30,7 @@ public struct StateStore: Sendable {
     public func load() -> LoadResult {
         let data: [UInt8]
         do {
-            data = try Self.readAll(path)
+            data = try readSmallFile(path)
         } catch Errno.noSuchFileOrDirectory {
             return .missing
         } catch {
@@ -63,20 +63,6 @@ public struct StateStore: Sendable {
                 pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { return false }
             return unlink(directory + "/" + name) == 0
-        }
-    }
-
-    private static func readAll(_ path: String) throws -> [UInt8] {
-        let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-        return try fd.closeAfter {
-            var result: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-                if count == 0 { return result }
-                result += chunk[0..<count]
-                if result.count > 1 << 20 { throw Errno.fileTooLarge }
-            }
         }
     }
 }
