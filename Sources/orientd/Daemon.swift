@@ -37,6 +37,7 @@ enum Daemon {
         let blocking = NIOThreadPool(numberOfThreads: 1)
         blocking.start()
 
+        let startupPages = StartupPages(logger: logger)
         let store = StateStore(directory: configuration.stateDirectory)
         let persistent = loadState(store, logger: logger)
         // Made before the sensor service: while it exists, the sensor stays open.
@@ -51,7 +52,7 @@ enum Daemon {
         facade?.setNatural(panel.natural)
         let publisher = try await makePublisher(
             on: loop, settings: publisherSettings(configuration, panel: panel, options: options), persistent: persistent,
-            sensor: sensorInbox, logger: logger
+            sensor: sensorInbox, logger: logger, becameFresh: { startupPages.release("the sensor is read") }
         ) { state in
             // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
             facade?.update(state)
@@ -75,6 +76,7 @@ enum Daemon {
             eventLoop: loop, publisher: publisher, controls: controls, policy: policy, listener: listener, logger: logger
         ) {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
+            startupPages.release("serving")
         }
         let reconfigurable = Reconfigurable(
             loop: loop, policy: policy, publisher: publisher, sensor: sensor, facade: facade, options: options,
@@ -100,12 +102,14 @@ enum Daemon {
     /// The publisher, on the loop it lives on, reporting to the sensor service and to `systemStateChanged`.
     private static func makePublisher(
         on loop: any EventLoop, settings: Publisher.Settings, persistent: PersistentState, sensor: SensorService.Inbox,
-        logger: Logger, systemStateChanged: @escaping @Sendable (OrientationState) -> Void
+        logger: Logger, becameFresh: @escaping @Sendable () -> Void,
+        systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
                 clock: EventLoopClock(loop), subscribersChanged: { sensor.send(.subscribers($0)) },
-                freshStateWanted: { sensor.send(.freshStateWanted($0)) }, systemStateChanged: systemStateChanged)
+                freshStateWanted: { sensor.send(.freshStateWanted($0)) }, systemStateChanged: systemStateChanged,
+                becameFresh: becameFresh)
             return NIOLoopBound(
                 Publisher(
                     settings: settings, persistent: persistent, version: OrientdVersion.string,

@@ -177,3 +177,28 @@ struct OneShotGetTests {
         }
     }
 }
+
+/// The moment the daemon gives back its start-up pages: the state becoming fresh, once per opening of the sensor.
+@Suite("Becoming fresh")
+struct BecameFreshTests {
+    final class Counter { var count = 0 }
+
+    @Test("Told once when an opened sensor commits its first orientation, and again only after a close and reopen")
+    func oncePerOpening() {
+        let counter = Counter()
+        let publisher = Publisher(
+            settings: .init(), persistent: PersistentState(), version: "test",
+            dependencies: .init(clock: ManualClock(), becameFresh: { counter.count += 1 }))
+        publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        #expect(counter.count == 0, "opened is not yet read")
+        publisher.deviceChanged(.portrait, time: 1)
+        #expect(counter.count == 1)
+        publisher.deviceChanged(.landscapeLeft, time: 2)
+        publisher.deviceChanged(.portrait, time: 3)
+        #expect(counter.count == 1, "later changes are not start-up")
+        publisher.sensorClosed()
+        publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        publisher.deviceChanged(.portrait, time: 4)
+        #expect(counter.count == 2)
+    }
+}

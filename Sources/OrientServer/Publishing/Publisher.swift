@@ -51,16 +51,21 @@ public final class Publisher {
         /// The system state, at start and after anything that may have changed it (the D-Bus facade and the
         /// tablet-mode switch follow it).
         public var systemStateChanged: (OrientationState) -> Void
+        /// The state has just become fresh (see ``PublishedState/isFresh``): the sensor, opened at start or for a
+        /// client, has been read and its orientation committed. The daemon's start-up work is behind it.
+        public var becameFresh: () -> Void
 
         public init(
             clock: any PublishingClock, subscribersChanged: @escaping (Int) -> Void = { _ in },
             freshStateWanted: @escaping (Bool) -> Void = { _ in },
-            systemStateChanged: @escaping (OrientationState) -> Void = { _ in }
+            systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
+            becameFresh: @escaping () -> Void = {}
         ) {
             self.clock = clock
             self.subscribersChanged = subscribersChanged
             self.freshStateWanted = freshStateWanted
             self.systemStateChanged = systemStateChanged
+            self.becameFresh = becameFresh
         }
     }
 
@@ -226,18 +231,26 @@ public final class Publisher {
     /// What one sample changed: the committed device orientation, and a convertible's posture, tablet mode or
     /// hinge angle. Subscribers get one event for both.
     public func sensorChanged(device: DeviceOrientation?, posture change: PostureEngine.Change?, time: Double) {
+        let wasFresh = isFresh
         subscribers.apply(state.sensorChanged(device: device, posture: change, time: time))
         broadcast()
-        if isFresh { answerPendingGets() }
+        freshnessMayHaveChanged(wasFresh: wasFresh)
     }
 
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
     public func baseLost() {
+        let wasFresh = isFresh
         subscribers.apply(state.baseLost())
         broadcast()
         // No posture to wait for any more.
-        if isFresh { answerPendingGets() }
+        freshnessMayHaveChanged(wasFresh: wasFresh)
+    }
+
+    private func freshnessMayHaveChanged(wasFresh: Bool) {
+        guard isFresh else { return }
+        answerPendingGets()
+        if !wasFresh { dependencies.becameFresh() }
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.

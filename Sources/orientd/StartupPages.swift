@@ -1,0 +1,24 @@
+import Logging
+import OrientPosix
+
+/// Gives back the code and constants that start-up touched (``ResidentPages``) once start-up work is behind the
+/// daemon: when it starts serving, and when a sensor it opened has committed its first orientation (opening
+/// libiio's context and the first look-ups of the engine's types are start-up work too). What serving clients
+/// runs comes back at its first touch.
+///
+/// It runs on the event loop, which it holds for about a millisecond: the loop's thread already has its heap,
+/// where another thread would start one of its own (glibc gives each thread that allocates an arena).
+struct StartupPages: Sendable {
+    let logger: Logger
+
+    func release(_ moment: String) {
+        let started = ContinuousClock.now
+        do {
+            let released = try ResidentPages.releaseRereadable()
+            logger.debug(
+                "\(moment): gave back \(released.residentKiB) KiB of code and constants (\(released.mappings) mappings) in \(ContinuousClock.now - started)")
+        } catch {
+            logger.debug("\(moment): could not read /proc/self/smaps to give back start-up pages: \(error)")
+        }
+    }
+}
