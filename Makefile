@@ -32,10 +32,16 @@ HWDB_TOOL := .build/fixtures/systemd-hwdb
 # The Swift runtime linked in: 20.7-21.0 MB resident with 100 subscribers, against 23.6-23.8 MB dynamically linked.
 # Linked by the toolchain's lld, with relative relocations packed (DT_RELR) and without exporting every symbol
 # (the static runtime's default): 19.2-19.5 MB against 20.6 MB (BENCHMARKS.md, "Memory of the daemon").
+# Each function in a section of its own (-function-sections), so that the link order below can move it.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --no-export-dynamic
+	-Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+# The daemon's link order: the functions it runs while serving first, packed (lld moves each function's own
+# section), so that what stays resident after start is those pages and few others (BENCHMARKS.md, "Memory").
+# `make order-file` regenerates it; names that no longer exist are skipped, new functions land after the packed ones.
+ORDER_FILE = Release/orientd.order
+ORDER_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering
 
-.PHONY: deps build release run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
+.PHONY: deps build release order-file run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
 
 deps:
 	scripts/install-deps.sh
@@ -44,8 +50,18 @@ build: deps
 	$(SWIFT) build
 
 release: deps
+	# The build does not know the order file as an input: a newer one needs a new link.
+	if [ $(ORDER_FILE) -nt .build/release/orientd ]; then rm -f .build/release/orientd; fi
+	$(SWIFT) build $(RELEASE_FLAGS) $(ORDER_FLAGS) --product orientd
+	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
+
+# Runs the release daemon under valgrind's callgrind while it serves (scripts/order-file.py says how) and writes
+# the functions it ran to $(ORDER_FILE). A few minutes; run it after changes to what the daemon does while serving.
+order-file:
+	scripts/install-deps.sh valgrind
 	$(SWIFT) build $(RELEASE_FLAGS) --product orientd
 	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
+	scripts/order-file.py generate .build/release/orientd .build/release/orientctl $(ORDER_FILE)
 
 # The main job: the daemon on the demo trace, looping, with its socket under .build/run. It runs until Ctrl-C;
 # from another terminal: .build/release/orientctl --socket .build/run/orientd.sock monitor

@@ -5,7 +5,7 @@ Usage: daemon-memory.py ORIENTD TRACE [--subscribers N] [--seconds S] [--speed X
 
 Starts `ORIENTD run` on TRACE (looped, at X times its speed, 5 unless given, sensor always open) with its socket
 in a temporary folder, reads /proc/PID/status with no client, then connects N subscribers that keep reading for
-S seconds and reads it again. As root it also gives the steady-state referenced set: the pages the daemon touched
+S seconds and reads it again (--smaps: each file's and kind's share, read from smaps). As root it also gives the steady-state referenced set: the pages the daemon touched
 while serving, read from smaps' Referenced after clearing the bits (/proc/PID/clear_refs) once the clients are in
 and the first second has passed. It also prints PSS. --cold drops the page cache first (root only), so the binary's pages are read from
 disk as at boot. Prints VmRSS, RssAnon and RssFile in MB, the mappings that hold the most resident memory, and
@@ -61,6 +61,29 @@ def mappings(pid, top=6):
     return sorted(totals.items(), key=lambda item: -item[1])[:top]
 
 
+def smaps_table(pid):
+    """Rss, Pss, Anonymous and Referenced (KB) of each file and kind of memory: what each megabyte is."""
+    rows, key = {}, None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 5:
+                name = parts[5] if len(parts) > 5 else "[anonymous]"
+                kind = "code" if "x" in parts[1] else "data" if "w" in parts[1] else "read-only"
+                key = (os.path.basename(name), kind)
+                rows.setdefault(key, {"Rss": 0, "Pss": 0, "Anonymous": 0, "Referenced": 0})
+            elif parts[0].rstrip(":") in ("Rss", "Pss", "Anonymous", "Referenced"):
+                rows[key][parts[0].rstrip(":")] += int(parts[1])
+    return sorted(rows.items(), key=lambda item: -item[1]["Rss"])
+
+
+def print_smaps_table(pid):
+    print(f"    {'Rss':>7} {'Pss':>7} {'Anon':>7} {'Ref':>7}  KB, by file and kind (Ref: referenced while serving)")
+    for (name, kind), v in smaps_table(pid):
+        if v["Rss"] >= 4:
+            print(f"    {v['Rss']:7d} {v['Pss']:7d} {v['Anonymous']:7d} {v['Referenced']:7d}  {name} ({kind})")
+
+
 def cpu_seconds(pid):
     """User plus system CPU time of the whole process so far."""
     with open(f"/proc/{pid}/stat") as f:
@@ -84,6 +107,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--speed", type=float, default=5)
     parser.add_argument("--cold", action="store_true")
+    parser.add_argument("--smaps", action="store_true", help="print every mapping's Rss, Pss, Anonymous, Referenced")
     args = parser.parse_args()
 
     if args.cold:
@@ -129,6 +153,8 @@ def main():
         print(f"CPU over those {args.seconds:g} s: {cpu:.2f} %")
         if cleared:
             print(f"referenced while serving (the last {args.seconds - 1:g} s): {smaps_total(daemon.pid, 'Referenced'):.1f} MB")
+        if args.smaps:
+            print_smaps_table(daemon.pid)
         for client in clients:
             client.close()
     finally:
