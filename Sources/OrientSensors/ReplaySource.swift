@@ -46,11 +46,17 @@ public struct ReplaySource: SampleSource {
     public let naturalOrientation: NaturalOrientation?
     private let cursor: ReplayCursor
 
+    /// How the replay waits for a sample's time. `Task.sleep` by default; the daemon sleeps on its event loop
+    /// instead, since Task.sleep starts libdispatch's thread pool, whose monitor then wakes the process every
+    /// second and whose threads each take a stack and a heap arena.
+    public typealias Sleep = @Sendable (Duration) async throws -> Void
+
     /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
     /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
-    public init(path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil)
-        throws(TraceError)
-    {
+    public init(
+        path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil,
+        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }
+    ) throws(TraceError) {
         let reader = try TraceReader(path: path)
         self.path = path
         self.speed = speed
@@ -58,7 +64,7 @@ public struct ReplaySource: SampleSource {
         self.mountMatrixOverride = mountMatrixOverride
         self.naturalOrientation = reader.metadata.naturalOrientation
         self.cursor = ReplayCursor(
-            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride)
+            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride, sleep: sleep)
     }
 
     /// The replay wakes at most once per interval and hands over every sample due by then (see `pace`).
@@ -99,6 +105,7 @@ private final class ReplayCursor: @unchecked Sendable {
     private let loop: Bool
     private let mountMatrixOverride: MountMatrix?
     private let clock = ContinuousClock()
+    private let sleep: ReplaySource.Sleep
     private var reader: TraceReader?
     private var opened = false
     private var finished = false
@@ -114,7 +121,11 @@ private final class ReplayCursor: @unchecked Sendable {
     /// Reads a pipe's samples (standard input, a named pipe), which wait for the writer; a file's are read inline.
     private let pipeReader: BlockingWorker?
 
-    init(reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?) {
+    init(
+        reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?,
+        sleep: @escaping ReplaySource.Sleep
+    ) {
+        self.sleep = sleep
         self.reader = reader
         self.path = path
         self.speed = speed
@@ -198,7 +209,7 @@ private final class ReplayCursor: @unchecked Sendable {
         // delivered together, as a buffered sensor's FIFO hands them over at its watermark. Each carries its
         // own time, so what the classifier makes of them does not change; only the wakeups do.
         let intervals = ((deadline - start.instant) / ReplaySource.batchInterval).rounded(.up)
-        try await clock.sleep(until: start.instant + ReplaySource.batchInterval * intervals)
+        try await sleep(start.instant + ReplaySource.batchInterval * intervals - clock.now)
     }
 
     /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.

@@ -1,4 +1,6 @@
 import Logging
+import NIOCore
+import NIOPosix
 import OrientSampleSource
 import OrientSensors
 import OrientServer
@@ -8,9 +10,13 @@ enum SourceChoice {
     static func make(options: RunOptions, configuration: DaemonConfiguration, logger: Logger) throws -> any SampleSource {
         if let replay = options.replay {
             do {
+                // Paced on an event loop of the group that runs Swift concurrency's tasks (main.swift), so
+                // that no libdispatch thread starts (ReplaySource.Sleep).
+                let loop = MultiThreadedEventLoopGroup.singleton.any()
                 return try ReplaySource(
                     path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
-                    mountMatrixOverride: configuration.engine.mountMatrix)
+                    mountMatrixOverride: configuration.engine.mountMatrix,
+                    sleep: { try await loop.sleep(for: .nanoseconds(Int64($0 / .nanoseconds(1)))) })
             } catch {
                 throw ServerError("\(error)")
             }

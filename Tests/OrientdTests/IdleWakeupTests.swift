@@ -62,3 +62,24 @@ struct IdleWakeupTests {
         client.kill()
     }
 }
+
+/// A replay paced in real time waits on the daemon's event loop: Task.sleep would start libdispatch's pool, whose
+/// threads each take a stack and a heap arena, and whose monitor then wakes the process every second.
+@Suite("Replay pacing")
+struct ReplayPacingThreadTests {
+    @Test("A replay at real speed, with a subscriber, starts no libdispatch thread")
+    func noDispatchThreads() throws {
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Traces/demo.trace").standardized.path
+        let daemon = try DaemonHarness(["--replay", demo, "--loop", "--sampling", "always"])
+        try daemon.waitUntilListening()
+        let subscriber = try LineClient(path: daemon.socket)
+        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
+        // The replay has slept between batches (40 ms apart) a few dozen times by now.
+        usleep(1_500_000)
+        let threads = IdleWakeupTests.switches(daemon.process.processIdentifier).keys.sorted()
+        #expect(threads.contains { $0.hasPrefix("NIO-") }, "the listing works: \(threads)")
+        #expect(!threads.contains { $0.contains("qos") }, "libdispatch worker threads: \(threads)")
+        subscriber.close()
+    }
+}
