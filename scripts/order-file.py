@@ -48,6 +48,17 @@ def callgrind(binary, arguments, output, environment=None):
     return subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=open(output + ".log", "w"))
 
 
+def stop(process, grace=60):
+    """SIGTERM, then SIGKILL if the process (slow under valgrind) has not ended within `grace` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        print(f"order-file: {process.args[0]} did not stop within {grace} s of SIGTERM; killed", file=sys.stderr)
+        process.kill()
+        process.wait()
+
+
 def control(pid, what):
     subprocess.run(["callgrind_control", what, str(pid)], check=True, stdout=subprocess.DEVNULL)
 
@@ -83,7 +94,7 @@ def replay_run(binary, orientctl, folder):
         time.sleep(3)
         control(daemon.pid, "-z")
         selector, clients = subscribe(sock, 20)
-        drain(selector, 4)
+        drain(selector, 10)
         # The first dump holds serving subscribers; the second the requests and the reload.
         control(daemon.pid, "-d")
         for request in (["get"], ["status"], ["lock"], ["unlock"], ["mask", "all-but-upside-down"], ["mask", "default"],
@@ -95,8 +106,7 @@ def replay_run(binary, orientctl, folder):
         for client in clients:
             client.close()
     finally:
-        daemon.terminate()
-        daemon.wait()
+        stop(daemon)
     return output + ".1", output + ".2"
 
 
@@ -136,12 +146,9 @@ def live_run(binary, folder):
         for client in clients:
             client.close()
     finally:
-        for process in (monitor, daemon):
+        for process in (monitor, daemon, bus):
             if process:
-                process.terminate()
-                process.wait()
-        bus.terminate()
-        bus.wait()
+                stop(process)
     return output + ".1"
 
 
