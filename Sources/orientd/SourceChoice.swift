@@ -16,7 +16,7 @@ enum SourceChoice {
                 return try ReplaySource(
                     path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
                     mountMatrixOverride: configuration.engine.mountMatrix,
-                    sleep: { try await loop.sleep(for: .nanoseconds(Int64($0 / .nanoseconds(1)))) })
+                    sleep: { try await loop.sleep(for: $0) })
             } catch {
                 throw ServerError("\(error)")
             }

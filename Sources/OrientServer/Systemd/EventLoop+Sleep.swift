@@ -17,4 +17,10 @@ extension EventLoop {
             throw CancellationError()
         }
     }
+
+    /// ``sleep(for:)-(TimeAmount)`` for a standard library `Duration`, to the nanosecond.
+    public func sleep(for duration: Duration) async throws {
+        let (seconds, attoseconds) = duration.components
+        try await sleep(for: TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
 }

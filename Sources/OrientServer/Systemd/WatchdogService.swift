@@ -23,7 +23,7 @@ public struct WatchdogService: Service {
                 while true {
                     try await eventLoop.submit {}.get()
                     notifier.notify("WATCHDOG=1")
-                    try await eventLoop.sleep(for: .nanoseconds(Int64(interval.components.seconds) * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
+                    try await eventLoop.sleep(for: interval)
                 }
             }
         } catch is CancellationError {
