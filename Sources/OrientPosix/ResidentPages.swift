@@ -24,7 +24,7 @@ package enum ResidentPages {
     /// heap, stacks, data written since start) are never touched.
     package static func releaseRereadable() throws(Errno) -> Released {
         var released = Released(mappings: 0, residentKiB: 0)
-        for mapping in try readOwnMappings() where mapping.isRereadableFromFile && mapping.residentKiB > 0 {
+        for mapping in try ownMappings() where mapping.isRereadableFromFile && mapping.residentKiB > 0 {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 {
                 released.mappings += 1
@@ -34,10 +34,10 @@ package enum ResidentPages {
         return released
     }
 
-    /// /proc/self/smaps, read through a small buffer on the stack: this runs in a daemon that wants its heap
-    /// small, and a buffer grown to the file's size (100 KiB and more) would raise glibc's thresholds for keeping
-    /// freed memory.
-    private static func readOwnMappings() throws(Errno) -> [ProcessMapping] {
+    /// This process's mappings, from /proc/self/smaps read through a small buffer on the stack: this runs in a
+    /// daemon that wants its heap small, and a buffer grown to the file's size (100 KiB and more) would raise
+    /// glibc's thresholds for keeping freed memory.
+    package static func ownMappings() throws(Errno) -> [ProcessMapping] {
         let fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Errno(rawValue: errno) }
         defer { close(fd) }

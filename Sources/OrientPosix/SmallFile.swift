@@ -1,8 +1,8 @@
 import SystemPackage
 
-/// Reads a small file whole: a configuration file, the state file, a /proc entry. More than `limit` bytes (1 MiB
-/// unless given) is refused (`fileTooLarge`), so a wrong path (a device, a huge log) cannot take the daemon's memory.
-package func readSmallFile(_ path: String, limit: Int = 1 << 20) throws(Errno) -> [UInt8] {
+/// Reads a small file whole: a configuration file, the state file, a /proc entry. More than 1 MiB is refused
+/// (`fileTooLarge`), so a wrong path (a device, a huge log) cannot take the daemon's memory.
+package func readSmallFile(_ path: String) throws(Errno) -> [UInt8] {
     do {
         let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
         return try fd.closeAfter {
@@ -12,7 +12,7 @@ package func readSmallFile(_ path: String, limit: Int = 1 << 20) throws(Errno) -
                 let count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
                 if count == 0 { return bytes }
                 bytes += chunk[0..<count]
-                if bytes.count > limit { throw Errno.fileTooLarge }
+                if bytes.count > 1 << 20 { throw Errno.fileTooLarge }
             }
         }
     } catch let error as Errno {

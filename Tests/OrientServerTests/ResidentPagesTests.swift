@@ -95,9 +95,8 @@ struct ResidentPagesTests {
 
     /// How many of the mapping's pages the process has mapped now (mincore would count the page cache's).
     private func residentPages(_ start: UnsafeMutableRawPointer, _ size: Int) -> Int {
-        let smaps = String(decoding: (try? readSmallFile("/proc/self/smaps", limit: 8 << 20)) ?? [], as: UTF8.self)
         let address = UInt(bitPattern: start)
-        let mapping = ProcessMapping.parse(smaps: smaps).first { $0.start == address }
+        let mapping = (try? ResidentPages.ownMappings())?.first { $0.start == address }
         return (mapping?.residentKiB ?? -4) / 4
     }
 }
