@@ -42,8 +42,8 @@ ORDER_FILE = Release/orientd.order
 # The daemon is also linked position-dependent (-no-pie): the loader then relocates nothing in it, so 0.6 MB less
 # is anonymous memory and its constants stay the file's pages, which it gives back after start. What that gives up
 # (the randomised address of its own image) is in BENCHMARKS.md; orientctl stays position-independent.
-DAEMON_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering \
-	-Xswiftc -Xclang-linker -Xswiftc -no-pie
+NO_PIE = -Xswiftc -Xclang-linker -Xswiftc -no-pie
+DAEMON_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering $(NO_PIE)
 
 .PHONY: deps build release order-file run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
 
@@ -63,7 +63,7 @@ release: deps
 # the functions it ran to $(ORDER_FILE). A few minutes; run it after changes to what the daemon does while serving.
 order-file:
 	scripts/install-deps.sh valgrind
-	$(SWIFT) build $(RELEASE_FLAGS) -Xswiftc -Xclang-linker -Xswiftc -no-pie --product orientd
+	$(SWIFT) build $(RELEASE_FLAGS) $(NO_PIE) --product orientd
 	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
 	scripts/order-file.py generate .build/release/orientd .build/release/orientctl $(ORDER_FILE)
 
