@@ -69,9 +69,7 @@ struct IdleWakeupTests {
 struct ReplayPacingThreadTests {
     @Test("A replay at real speed, with a subscriber, starts no libdispatch thread")
     func noDispatchThreads() throws {
-        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Traces/demo.trace").standardized.path
-        let daemon = try DaemonHarness(["--replay", demo, "--loop", "--sampling", "always"])
+        let daemon = try DaemonHarness(["--replay", DBusFacadeTests.demoTrace, "--loop", "--sampling", "always"])
         try daemon.waitUntilListening()
         let subscriber = try LineClient(path: daemon.socket)
         #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
