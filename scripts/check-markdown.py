@@ -24,7 +24,8 @@ errors = []
 
 
 def error(path, line, message):
-    errors.append(f"{path}:{line}: {message}")
+    """A problem at a file's line, or in the docs as a whole when path is None."""
+    errors.append(message if path is None else f"{path}:{line}: {message}")
 
 
 # --- What the programs have ---------------------------------------------------------------------------------
@@ -374,24 +375,24 @@ def check_settings_tables(documents, settings):
     for section, keys in settings.items():
         for key in sorted(keys - listed[section]):
             name = key if section is None else f"[{section}] {key}"
-            error(CONFIGURATION_DOC, 1, f"the settings tables do not list {name}, a setting of orientd")
+            error(CONFIGURATION_DOC, 1, f"the settings tables do not list {name}, a setting orientd has")
 
 
 def check_documented(programs, named, settings_listed):
     for tool, (top, subs) in programs.items():
         for name in sorted(top.options - {"--help"}):
             if (tool, None, name) not in named:
-                error("docs", "-", f"no invocation in the docs names {tool} {name}")
+                error(None, None, f"the docs never name {tool} {name}, which {tool} --help lists")
         for subcommand, command in subs.items():
             if (tool, subcommand, None) not in named:
-                error("docs", "-", f"no invocation in the docs names {tool} {subcommand}")
+                error(None, None, f"the docs never invoke {tool} {subcommand}, which {tool} --help lists")
             for name in sorted(command.options - {"--help", "--version"}):
                 if (tool, subcommand, name) in named or (tool, None, name) in named:
                     continue
                 key = command.setting_keys.get(name)
                 if key is not None and key in settings_listed:
                     continue
-                error("docs", "-", f"no invocation in the docs names {tool} {subcommand} {name}")
+                error(None, None, f"the docs never name {tool} {subcommand} {name}, which its --help lists")
 
 
 def main():
