@@ -15,8 +15,11 @@ CONFIGURATION_DOC = pathlib.Path("docs/configuration.md")
 CLASSIFIER = "classifier"
 
 
+TOP_LEVEL_DOCS = ("README.md", "PROTOCOL.md", "BENCHMARKS.md", "RELIABILITY.md", "NEWS.md")
+
+
 def markdown_files():
-    files = [pathlib.Path(name) for name in ("README.md", "PROTOCOL.md", "BENCHMARKS.md", "RELIABILITY.md", "NEWS.md")]
+    files = [pathlib.Path(name) for name in TOP_LEVEL_DOCS]
     return [path for path in files if path.exists()] + sorted(pathlib.Path("docs").glob("*.md"))
 
 
@@ -84,7 +87,8 @@ def load_programs(bin_dir):
         top = Command(run([f"{bin_dir}/{tool}", "--help"]))
         if not top.subcommands:
             sys.exit(f"check-markdown: {tool} --help lists no subcommands")
-        subs = {name: Command(run([f"{bin_dir}/{tool}", name, "--help"])) for name in top.subcommands if name != "help"}
+        subs = {name: Command(run([f"{bin_dir}/{tool}", name, "--help"]))
+                for name in top.subcommands if name != "help"}
         programs[tool] = (top, subs)
     return programs
 
@@ -149,10 +153,10 @@ class Document:
                 if stripped.startswith(fence):
                     fence = None
                     continue
+                if fence_is_ini:
+                    self.configuration_files[-1].append((number, line))
                 # A line continues the one above after a backslash, or when it is indented and starts with an
                 # option, as a synopsis wrapped under its command does.
-                if self.configuration_files and fence_is_ini:
-                    self.configuration_files[-1].append((number, line))
                 continues = re.match(r"^\s+(\[|--)", line) is not None
                 if block_line is not None or (continues and in_block):
                     start, above, _ = self.command_lines[-1]
@@ -313,7 +317,7 @@ def check_invocation(doc, line, text, tool, words, programs, settings, named):
         if skip_value:
             skip_value = False
             continue
-        name = option_name(word) or (command.short_options.get(word) if command else None)
+        name = option_name(word) or command.short_options.get(word)
         if name is None:
             if word.startswith("-") or subcommand is not None:
                 continue                        # an option spelled some other way, or an argument
@@ -367,7 +371,7 @@ def check_settings_tables(documents, settings):
                 match = re.fullmatch(r"`([^`]+)`", row[0])
                 where = "a top-level" if section is None else f"a [{section}]"
                 if not match:
-                    error(doc.path, line + offset, f"a settings table's first cell must be a key in a code span, not {row[0]!r}")
+                    error(doc.path, line + offset, f"a settings table's row starts with {row[0]!r}, not a `key`")
                 elif match.group(1) not in settings[section]:
                     error(doc.path, line + offset, f"`{match.group(1)}` is not {where} setting of orientd")
                 elif doc.path == CONFIGURATION_DOC:
@@ -376,9 +380,10 @@ def check_settings_tables(documents, settings):
         for key in sorted(keys - listed[section]):
             name = key if section is None else f"[{section}] {key}"
             error(CONFIGURATION_DOC, 1, f"the settings tables do not list {name}, a setting orientd has")
+    return listed[None]
 
 
-def check_documented(programs, named, settings_listed):
+def check_documented(programs, named, keys_listed):
     for tool, (top, subs) in programs.items():
         for name in sorted(top.options - {"--help"}):
             if (tool, None, name) not in named:
@@ -390,7 +395,7 @@ def check_documented(programs, named, settings_listed):
                 if (tool, subcommand, name) in named or (tool, None, name) in named:
                     continue
                 key = command.setting_keys.get(name)
-                if key is not None and key in settings_listed:
+                if key is not None and key in keys_listed:
                     continue
                 error(None, None, f"the docs never name {tool} {subcommand} {name}, which its --help lists")
 
@@ -403,14 +408,9 @@ def main():
     named = set()
     check_links(documents)
     check_names(documents, programs, settings, makefile_targets(), named)
-    check_settings_tables(documents, settings)
+    keys_listed = check_settings_tables(documents, settings)
     check_configuration_examples(documents, settings)
-    listed = set()
-    if CONFIGURATION_DOC.exists():
-        for line, rows in Document(CONFIGURATION_DOC).tables:
-            if rows and rows[0] and rows[0][0] == "key":
-                listed |= {re.sub(r"`", "", row[0]) for row in rows[2:]}
-    check_documented(programs, named, listed)
+    check_documented(programs, named, keys_listed)
     for message in errors:
         print(f"check-docs: {message}", file=sys.stderr)
     if errors:
