@@ -151,7 +151,9 @@ install: release
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
-	install -m 0644 README.md PROTOCOL.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
+	install -m 0644 README.md PROTOCOL.md NEWS.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
+	# The README's links lead to docs/, so the topic files go there too (the plots stay in the repository).
+	install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
 	for tool in orientd orientctl; do \
 		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \
@@ -186,12 +188,12 @@ check-deb: deb
 demo-trace:
 	$(SWIFT) run -c release scenario-trace --rate 50 --seconds 60 --seed 1 > $(DEMO_TRACE)
 
-# Regenerates the README's plot of the demo trace.
+# Regenerates the plot of the demo trace in docs/traces-and-tools.md.
 plot-demo:
 	$(SWIFT) run orientd plot $(DEMO_TRACE) -o docs/demo-trace.svg
 
 # Regenerates the convertible demo: a laptop folded into a tablet, turned through its four rotations, and opened
-# again (both sensors, trace v2, from the convertible scenario suite), and the README's plot of it.
+# again (both sensors, trace v2, from the convertible scenario suite), and its plot in docs/convertibles.md.
 fold-trace:
 	$(SWIFT) run scenario-trace --convertible folding-to-tablet-and-turning-it --rate 50 --seed 1 > $(FOLD_TRACE)
 

@@ -6,21 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The package's version is the daemon's own (Sources/orientd/OrientdVersion.swift), as the release binary
-# reports it, so that `dpkg -s orientd` and `orientd --version` cannot disagree. debian/changelog is written
-# from it (git ignores it), dated by the last commit as the manual pages are, not by the day of the build.
+# reports it, so that `dpkg -s orientd` and `orientd --version` cannot disagree. debian/changelog (git ignores
+# it) is written from NEWS.md, whose newest section must be that version; an unreleased one is dated by the last
+# commit, as the manual pages are, not by the day of the build.
 version=$(.build/release/orientd --version)
 dpkg --validate-version "$version" ||
     { echo "build-deb: orientd --version printed '$version', not a Debian version" >&2; exit 1; }
 maintainer=$(sed -n 's/^Maintainer: //p' debian/control)
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 date=$(git log -1 --format=%cD 2>/dev/null || date -R)
-cat > debian/changelog <<CHANGELOG
-orientd ($version) unstable; urgency=medium
-
-  * orientd $version, built from commit $commit by make deb.
-
- -- $maintainer  $date
-CHANGELOG
+changelog=$(scripts/news-to-changelog.sh "$version" "$maintainer" "$date")
+printf '%s\n' "$changelog" > debian/changelog
 
 out=.build/deb
 arch=$(dpkg --print-architecture)

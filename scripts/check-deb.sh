@@ -20,7 +20,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok instal
 known() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -qv "not-installed"; }
 apt_get() { apt-get -y -qq -o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 "$@"; }
 
-# Errors and warnings fail the check (there are none; the README's "Debian package" has the info-level tags).
+# Errors and warnings fail the check (there are none; docs/package.md has the info-level tags).
 lintian --fail-on error,warning "$deb"
 
 # The purge would take these with it: an installed package, or what `make install` put in the package's places.

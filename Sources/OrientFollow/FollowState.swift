@@ -19,7 +19,7 @@ public struct FollowState: Sendable, Equatable {
     ///
     /// The daemon's own `rotation` wins when it sends one. Until then it is derived as a portrait panel would
     /// have it (docs/natural-orientation-and-compositors: the pose of the row whose interface column it is), which
-    /// is what README's `watch --exec` recipes assumed too.
+    /// is what the README's `watch --exec` recipe assumed too.
     public var contentRotation: Int? {
         if let rotation, [0, 90, 180, 270].contains(rotation) { return rotation }
         switch interface {

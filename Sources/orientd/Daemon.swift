@@ -168,7 +168,7 @@ enum Daemon {
             logger.error("""
                 tablet-mode switch: \(error); tablet mode is published on the socket and D-Bus only. It needs the \
                 uinput module and write access to \(TabletModeSwitch.devicePath): as a service, the drop-in \
-                tablet-mode-switch.conf (README, "Convertibles")
+                tablet-mode-switch.conf (docs/convertibles.md, "The tablet-mode switch")
                 """)
             return nil
         }

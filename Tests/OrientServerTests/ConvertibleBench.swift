@@ -10,7 +10,7 @@ import OrientSampleSource
 /// posed by hand: the display's reading and the hinge angle, from which the base's reading follows.
 final class ConvertibleBench {
     static let g = 9.80665
-    /// Display readings at rest (README's table).
+    /// Display readings at rest (docs/orientations.md's table).
     static let portrait = Vector3(0, -g, 0)
     /// Right edge up: device landscape-left, interface landscape-right. Gravity runs along the hinge, so the
     /// angle cannot be read: posture and tablet mode stay as they were.

@@ -1,7 +1,7 @@
 /// The three poses `orientd calibrate` asks for, and the gravity each sensor's device frame must read in them.
 ///
-/// Device frames as the rest of orientd uses them (README, "Axes"): the display's x toward its right edge, y toward
-/// its top edge, z out of the screen, and readings pointing along gravity (upright reads (0, -1, 0) g). A
+/// Device frames as the rest of orientd uses them (docs/orientations.md): the display's x toward its right edge,
+/// y toward its top edge, z out of the screen, and readings pointing along gravity (upright reads (0, -1, 0) g). A
 /// convertible's base frame is the one ``HingeGeometry`` and the posture code use: the display's frame when the lid
 /// is opened flat (180°), so x runs along the hinge, y from the front edge of the keyboard toward the hinge, z out
 /// of the keys; a laptop open on a table reads base (0, 0, -1) g.

@@ -355,7 +355,7 @@ final class LiveCapture {
     }
 
     /// Opens the lid switch, if an input device has one, and says what it reads. Without it (none, or no access),
-    /// closed and folded flat are told apart by the last angle, as the README says.
+    /// closed and folded flat are told apart by the last angle, as docs/convertibles.md says.
     private func openLid(_ udev: UdevSession) {
         guard let node = udev.lidSwitchNode() else { return }
         do {
