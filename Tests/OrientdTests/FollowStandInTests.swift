@@ -58,7 +58,7 @@ struct FollowStandInTests {
     func hyprland() throws {
         let session = try Session()
         var hyprland = try HyprlandStandIn(
-            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"])
+            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"], configuration: .lua)
         let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
         let monitor = { (transform: String) in
             #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "2880x0", scale = 1.5, "#
@@ -79,7 +79,8 @@ struct FollowStandInTests {
 
         // Hyprland exits (its event socket closes) and starts with a new instance signature.
         hyprland.stop()
-        hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "second", monitors: ["eDP-1"])
+        hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "second", monitors: ["eDP-1"], configuration: .lua)
         session.feed.hold(.landscapeRight)
         #expect(
             follow.waitForLine(after: seen + 1) { $0.hasPrefix("# hyprland at \(session.runtime)/hypr/second/") }
@@ -138,7 +139,8 @@ struct FollowStandInTests {
         #expect(
             none.stderr.contains("none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set"), "\(none.stderr)")
 
-        let hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "two", monitors: ["eDP-1", "eDP-2"])
+        let hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "two", monitors: ["eDP-1", "eDP-2"], configuration: .lua)
         let several = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": hyprland.signature])
         several.process.waitUntilExit()
         #expect(several.process.terminationStatus == 69)
