@@ -100,6 +100,8 @@ struct FollowStandInTests {
         let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
         let seen = try #require(
             follow.waitForLine { $0 == Self.monitorRequest(.lua, transform: "0") }, "\(follow.transcript)")
+        // The first state applied whole (the pen's settings come last) before Hyprland goes.
+        #expect(waitFor(timeout: 30) { hyprland.requests.history(of: "input:tablet:output") == ["eDP-1"] })
 
         // Hyprland exits (its event socket closes) and starts again, with a new instance signature and a
         // hyprland.conf in place of hyprland.lua.
