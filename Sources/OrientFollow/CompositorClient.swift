@@ -6,6 +6,9 @@ public protocol CompositorClient: AnyObject, Sendable {
     var kind: CompositorKind { get }
     /// The socket in use, for messages.
     var socketPath: String { get }
+    /// How this connection spells its requests when the compositor has more than one way (Hyprland: `keyword` or
+    /// `eval`, by its configuration), for messages; nil otherwise.
+    var dialect: String? { get }
     func outputNames() throws(FollowError) -> [String]
     /// The requests, as the compositor's protocol spells them, that carry out `action` on `output`.
     func requests(for action: FollowAction, output: String) throws(FollowError) -> [String]
@@ -16,6 +19,8 @@ public protocol CompositorClient: AnyObject, Sendable {
 }
 
 extension CompositorClient {
+    public var dialect: String? { nil }
+
     /// The requests for a list of actions, in order.
     public func requests(for actions: [FollowAction], output: String) throws(FollowError) -> [String] {
         var all: [String] = []

@@ -202,7 +202,8 @@ actor CompositorLink {
         output = try OutputChoice.choose(from: try candidate.outputNames(), requested: requestedOutput)
         client = candidate
         planner = FollowPlanner(settings: settings)
-        printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)")
+        let dialect = candidate.dialect.map { ", " + $0 } ?? ""
+        printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)\(dialect)")
         watch(candidate)
     }
 

@@ -54,28 +54,56 @@ struct CompositorRequestTests {
         }
     }
 
-    @Test("Hyprland: a monitor rule keeps the mode, place and scale; touch and pen get the same transform")
-    func hyprlandRequests() {
-        let monitor = HyprlandRequest.Monitor(
-            name: "eDP-1", width: 2880, height: 1800, refreshRate: 90.001, x: 0, y: 0, scale: 1.5)
+    static let monitor = HyprlandRequest.Monitor(
+        name: "eDP-1", width: 2880, height: 1800, refreshRate: 90.001, x: 0, y: 0, scale: 1.5)
+
+    @Test("Hyprland with Lua: eval of hl.monitor keeping the mode, place and scale; touch and pen turned alike")
+    func hyprlandEvals() throws {
+        let requests = { (action: FollowAction) throws(FollowError) in
+            try HyprlandRequest.requests(for: action, monitor: Self.monitor, provider: .lua)
+        }
         #expect(
-            HyprlandRequest.requests(for: .transform(rotation: 90), monitor: monitor) == [
+            try requests(.transform(rotation: 90)) == [
                 #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "0x0", "#
                     + "scale = 1.5, transform = 1 })"
             ])
         #expect(
-            HyprlandRequest.requests(for: .mapTouch(rotation: 270), monitor: monitor) == [
+            try requests(.mapTouch(rotation: 270)) == [
                 #"/eval hl.config({ input = { touchdevice = { transform = 3, output = "eDP-1" } } })"#
             ])
         #expect(
-            HyprlandRequest.requests(for: .mapPen(rotation: 180), monitor: monitor) == [
+            try requests(.mapPen(rotation: 180)) == [
                 #"/eval hl.config({ input = { tablet = { transform = 2, output = "eDP-1" } } })"#
             ])
         #expect(
-            HyprlandRequest.requests(for: .inputs(["at-translated-set-2-keyboard"], enabled: false), monitor: monitor)
-                == [
-                    #"/eval hl.device({ name = "at-translated-set-2-keyboard", enabled = false })"#
-                ])
+            try requests(.inputs(["at-translated-set-2-keyboard"], enabled: false)) == [
+                #"/eval hl.device({ name = "at-translated-set-2-keyboard", enabled = false })"#
+            ])
+    }
+
+    @Test("Hyprland with hyprlang: keyword requests for the same monitor rule, touch, tablet and device settings")
+    func hyprlandKeywords() throws {
+        let requests = { (action: FollowAction) throws(FollowError) in
+            try HyprlandRequest.requests(for: action, monitor: Self.monitor, provider: .hyprlang)
+        }
+        #expect(
+            try requests(.transform(rotation: 90)) == ["/keyword monitor eDP-1,2880x1800@90.001,0x0,1.5,transform,1"])
+        #expect(
+            try requests(.mapTouch(rotation: 270)) == [
+                "/keyword input:touchdevice:transform 3", "/keyword input:touchdevice:output eDP-1",
+            ])
+        #expect(
+            try requests(.mapPen(rotation: 180)) == [
+                "/keyword input:tablet:transform 2", "/keyword input:tablet:output eDP-1",
+            ])
+        #expect(
+            try requests(.inputs(["at-translated-set-2-keyboard", "elan-touchpad"], enabled: true)) == [
+                "/keyword device[at-translated-set-2-keyboard]:enabled true",
+                "/keyword device[elan-touchpad]:enabled true",
+            ])
+        let refused = #expect(throws: FollowError.self) { try requests(.inputs(["AT keyboard"], enabled: false)) }
+        #expect(refused?.description.contains(#"Hyprland device "AT keyboard""#) == true)
+        #expect(throws: FollowError.self) { try requests(.inputs(["odd]name"], enabled: false)) }
     }
 
     @Test("niri: serde's spelling of Request::Output; touch and pen need no request; devices cannot be turned off")

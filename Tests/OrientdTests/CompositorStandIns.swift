@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -81,27 +82,51 @@ func listeningSocket(_ path: String, backlog: Int32) throws -> Int32 {
     return listener
 }
 
-/// What a stand-in was asked, for the tests to check.
+/// What a stand-in was asked, and the settings it made, for the tests to check.
 final class RecordedRequests: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [String] = []
     private var transforms: [String: String] = [:]
+    private var settings: [String: [String]] = [:]
 
     func record(_ request: String) { lock.withLock { requests.append(request) } }
     var all: [String] { lock.withLock { requests } }
     func transform(of output: String) -> String? { lock.withLock { transforms[output] } }
     func setTransform(_ value: String, of output: String) { lock.withLock { transforms[output] = value } }
+    /// Every value a setting (named as in hyprland.conf: `input:touchdevice:transform`) was given, in order.
+    func history(of setting: String) -> [String] { lock.withLock { settings[setting] ?? [] } }
+    func set(_ setting: String, to value: String) { lock.withLock { settings[setting, default: []].append(value) } }
 }
 
 /// Hyprland's two sockets as wiki.hypr.land/IPC describes them: `.socket.sock` takes one `[flags]/command args`
-/// request per connection, answers and closes (`j/monitors` in JSON as hyprctl -j prints it; `eval` answers
-/// `ok`); `.socket2.sock` streams `EVENT>>DATA` lines and is closed when Hyprland exits.
+/// request per connection, answers and closes (`j/monitors` in JSON as hyprctl -j prints it); `.socket2.sock`
+/// streams `EVENT>>DATA` lines and is closed when Hyprland exits. Changes are answered as each configuration
+/// answers them (Hyprland's HyprCtl.cpp): `ok`, or the refusal of the other configuration's request.
 final class HyprlandStandIn {
+    enum Configuration: String, CaseIterable, CustomTestStringConvertible {
+        /// Hyprland 0.54 and earlier: no `status` and no `eval` ("unknown request"); changes through `keyword`.
+        case hyprlangBefore055
+        /// 0.55 and later with `hyprland.conf`: `status` reports hyprlang, and `eval` is refused.
+        case hyprlang
+        /// 0.55 and later with `hyprland.lua`: `status` reports lua, and `keyword` is refused.
+        case lua
+
+        var testDescription: String { rawValue }
+
+        /// The end of the line follow prints when it connects.
+        var summary: String {
+            self == .lua ? "Lua configuration: eval requests" : "hyprlang configuration: keyword requests"
+        }
+    }
+
+    static let evalRefusal = "eval is only supported with the lua config manager"
+    static let keywordRefusal = "keyword can't work with non-legacy parsers. Use eval."
+
     let signature: String
     let requests = RecordedRequests()
     private var listeners: [StandInListener] = []
 
-    init(runtime: String, signature: String, monitors: [String]) throws {
+    init(runtime: String, signature: String, monitors: [String], configuration: Configuration) throws {
         self.signature = signature
         let folder = runtime + "/hypr/" + signature
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -111,7 +136,8 @@ final class HyprlandStandIn {
             try StandInListener(path: folder + "/.socket.sock") { fd in
                 let request = StandInListener.readToEnd(fd)
                 requests.record(request)
-                StandInListener.write(fd, Self.answer(request, monitors: monitors, requests: requests))
+                StandInListener.write(
+                    fd, Self.answer(request, monitors: monitors, configuration: configuration, requests: requests))
             })
         listeners.append(
             try StandInListener(path: folder + "/.socket2.sock") { fd in
@@ -120,7 +146,9 @@ final class HyprlandStandIn {
             })
     }
 
-    private static func answer(_ request: String, monitors: [String], requests: RecordedRequests) -> String {
+    private static func answer(
+        _ request: String, monitors: [String], configuration: Configuration, requests: RecordedRequests
+    ) -> String {
         // Flags are what comes before a '/' that precedes the first space.
         let slash = request.firstIndex(of: "/")
         let space = request.firstIndex(of: " ")
@@ -130,7 +158,8 @@ final class HyprlandStandIn {
             flags = request[..<slash]
             command = request[request.index(after: slash)...]
         }
-        if command == "monitors" {
+        switch command.prefix(while: { $0 != " " }) {
+        case "monitors":
             let list = monitors.enumerated().map { index, name in
                 """
                 {"id": \(index), "name": "\(name)", "description": "Stand-in \(name)", "make": "Stand-in", \
@@ -142,9 +171,48 @@ final class HyprlandStandIn {
                 """
             }
             return flags.contains("j") ? "[" + list.joined(separator: ",") + "]" : "unsupported without j"
+        case "status" where configuration != .hyprlangBefore055:
+            let provider = configuration == .lua ? "lua" : "hyprlang"
+            return flags.contains("j")
+                ? "\n{\n    \"configProvider\": \"\(provider)\",\n    \"backend\": \"drm\"\n}\n"
+                : "\nconfigProvider: \(provider)\nbackend: drm\n"
+        case "eval" where configuration == .hyprlang:
+            return evalRefusal
+        case "eval" where configuration == .lua:
+            return eval(String(command.dropFirst(5)), monitors: monitors, requests: requests)
+        case "keyword" where configuration == .lua:
+            return keywordRefusal
+        case "keyword":
+            return keyword(String(command.dropFirst(8)), monitors: monitors, requests: requests)
+        default:
+            return "unknown request"
         }
-        guard command.hasPrefix("eval ") else { return "unknown request" }
-        let lua = String(command.dropFirst(5))
+    }
+
+    /// `NAME VALUE`: a monitor rule `name,mode,position,scale,transform,N`, or one setting.
+    private static func keyword(_ text: String, monitors: [String], requests: RecordedRequests) -> String {
+        guard let space = text.firstIndex(of: " ") else { return "Invalid input: no space found" }
+        let name = String(text[..<space])
+        let value = String(text[text.index(after: space)...])
+        if name == "monitor" {
+            let rule = value.split(separator: ",").map(String.init)
+            guard rule.count == 6, rule[4] == "transform", let transform = Int(rule[5]), (0...7).contains(transform)
+            else { return "invalid monitor rule \(value)" }
+            if monitors.contains(rule[0]) { requests.setTransform(rule[5], of: rule[0]) }
+            return "ok"
+        }
+        let known = ["input:touchdevice:transform", "input:touchdevice:output", "input:tablet:transform",
+            "input:tablet:output"]
+        let device = name.hasPrefix("device[") && name.hasSuffix("]:enabled")
+        guard known.contains(name) || device else { return "config option <\(name)> does not exist." }
+        guard !device || ["true", "false"].contains(value) else { return "invalid value \(value) for \(name)" }
+        requests.set(name, to: value)
+        return "ok"
+    }
+
+    /// Lua calling `hl.monitor`, `hl.config` (touch and tablet settings) or `hl.device`; settings are recorded
+    /// under their hyprland.conf names, so that both configurations are checked alike.
+    private static func eval(_ lua: String, monitors: [String], requests: RecordedRequests) -> String {
         if lua.hasPrefix("hl.monitor({"), let output = field("output", in: lua),
             let transform = field("transform", in: lua)
         {
@@ -152,18 +220,31 @@ final class HyprlandStandIn {
             requests.setTransform(transform, of: output)
             return "ok"
         }
-        return lua.hasPrefix("hl.config({") || lua.hasPrefix("hl.device({") ? "ok" : "lua error"
+        for section in ["touchdevice", "tablet"] where lua.hasPrefix("hl.config({ input = { \(section) = {") {
+            guard let transform = field("transform", in: lua), let output = field("output", in: lua) else {
+                return "lua error"
+            }
+            requests.set("input:\(section):transform", to: transform)
+            requests.set("input:\(section):output", to: output)
+            return "ok"
+        }
+        if lua.hasPrefix("hl.device({"), let name = field("name", in: lua), let enabled = field("enabled", in: lua) {
+            requests.set("device[\(name)]:enabled", to: enabled)
+            return "ok"
+        }
+        return "lua error"
     }
 
     /// `key = "value"` or `key = value` in a Lua table constructor.
     private static func field(_ key: String, in lua: String) -> String? {
-        guard let range = lua.range(of: key + " = ") else { return nil }
+        guard let range = lua.range(of: " " + key + " = ") else { return nil }
         var rest = lua[range.upperBound...]
         if rest.first == "\"" {
             rest = rest.dropFirst()
             return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
         }
-        return String(rest.prefix { $0.isNumber })
+        let value = rest.prefix { $0.isLetter || $0.isNumber }
+        return value.isEmpty ? nil : String(value)
     }
 
     func stop() { for listener in listeners { listener.stop() } }

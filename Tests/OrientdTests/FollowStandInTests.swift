@@ -54,38 +54,97 @@ struct FollowStandInTests {
         deinit { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    @Test("Hyprland: j/monitors, then eval of hl.monitor and of touch and tablet settings; a restart is followed")
-    func hyprland() throws {
-        let session = try Session()
-        var hyprland = try HyprlandStandIn(
-            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"])
-        let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
-        let monitor = { (transform: String) in
-            #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "2880x0", scale = 1.5, "#
+    /// The request that turns the stand-in's eDP-1 (mode, place and scale as its `j/monitors` lists them), in the
+    /// configuration's terms.
+    static func monitorRequest(_ configuration: HyprlandStandIn.Configuration, transform: String) -> String {
+        configuration == .lua
+            ? #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "2880x0", scale = 1.5, "#
                 + "transform = \(transform) })"
-        }
-        var seen = try #require(follow.waitForLine { $0 == monitor("0") }, "\(follow.transcript)")
+            : "/keyword monitor eDP-1,2880x1800@90.001,2880x0,1.5,transform,\(transform)"
+    }
+
+    @Test(
+        "Hyprland: keyword or eval as its status reports; the panel, touch and pen turned through four orientations",
+        arguments: HyprlandStandIn.Configuration.allCases)
+    func hyprland(_ configuration: HyprlandStandIn.Configuration) throws {
+        let session = try Session()
+        let hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"], configuration: configuration)
+        let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
+        let connected =
+            "# hyprland at \(session.runtime)/hypr/first/.socket.sock, output eDP-1, \(configuration.summary)"
+        var seen = try #require(follow.waitForLine { $0 == connected }, "\(follow.transcript)")
+        let request = { Self.monitorRequest(configuration, transform: $0) }
+        seen = try #require(follow.waitForLine(after: seen) { $0 == request("0") }, "\(follow.transcript)")
         // Counter-clockwise wl_output numbers: landscape-left (rotation 90) is 1.
-        seen = try #require(
-            session.turn(follow, from: seen, expected: ["1", "2", "3", "0"], request: monitor) {
+        _ = try #require(
+            session.turn(follow, from: seen, expected: ["1", "2", "3", "0"], request: request) {
                 hyprland.requests.transform(of: "eDP-1")
             }, "\(follow.transcript)")
         #expect(hyprland.requests.transform(of: "HDMI-A-1") == "0", "only the built-in panel turns")
-        let requests = hyprland.requests.all
-        #expect(
-            requests.contains(#"/eval hl.config({ input = { touchdevice = { transform = 3, output = "eDP-1" } } })"#))
-        #expect(requests.contains(#"/eval hl.config({ input = { tablet = { transform = 3, output = "eDP-1" } } })"#))
-        #expect(requests.first == "j/monitors")
+        for section in ["touchdevice", "tablet"] {
+            let turns = { hyprland.requests.history(of: "input:\(section):transform") }
+            #expect(waitFor(timeout: 30) { turns() == ["0", "1", "2", "3", "0"] }, "\(section): \(turns())")
+            #expect(Set(hyprland.requests.history(of: "input:\(section):output")) == ["eDP-1"])
+        }
+        #expect(hyprland.requests.all.first == "j/status")
+        #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
+        follow.stop()
+    }
 
-        // Hyprland exits (its event socket closes) and starts with a new instance signature.
+    @Test("A Hyprland restarted with the other configuration is asked again and spoken to in its terms")
+    func hyprlandRestart() throws {
+        let session = try Session()
+        var hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "first", monitors: ["HDMI-A-1", "eDP-1"], configuration: .lua)
+        let follow = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": "first"])
+        let seen = try #require(
+            follow.waitForLine { $0 == Self.monitorRequest(.lua, transform: "0") }, "\(follow.transcript)")
+        // The first state applied whole (the pen's settings come last) before Hyprland goes.
+        #expect(waitFor(timeout: 30) { hyprland.requests.history(of: "input:tablet:output") == ["eDP-1"] })
+
+        // Hyprland exits (its event socket closes) and starts again, with a new instance signature and a
+        // hyprland.conf in place of hyprland.lua.
         hyprland.stop()
-        hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "second", monitors: ["eDP-1"])
+        hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "second", monitors: ["HDMI-A-1", "eDP-1"], configuration: .hyprlang)
         session.feed.hold(.landscapeRight)
-        #expect(
-            follow.waitForLine(after: seen + 1) { $0.hasPrefix("# hyprland at \(session.runtime)/hypr/second/") }
-                != nil,
-            "\(follow.transcript)")
+        let connected = "# hyprland at \(session.runtime)/hypr/second/.socket.sock, output eDP-1, "
+            + HyprlandStandIn.Configuration.hyprlang.summary
+        #expect(follow.waitForLine(after: seen + 1) { $0 == connected } != nil, "\(follow.transcript)")
         #expect(waitFor(timeout: 30) { hyprland.requests.transform(of: "eDP-1") == "1" }, "\(follow.transcript)")
+        #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
+        follow.stop()
+    }
+
+    @Test(
+        "Hyprland: a convertible folded into a tablet turns the named keyboard off, and on again when opened",
+        arguments: HyprlandStandIn.Configuration.allCases)
+    func hyprlandTabletMode(_ configuration: HyprlandStandIn.Configuration) throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let trace = try ConvertibleTrace.write(FollowSwayTests.foldedAndOpened)
+        let traceFolder = URL(fileURLWithPath: trace).deletingLastPathComponent().path
+        defer { try? FileManager.default.removeItem(atPath: traceFolder) }
+        let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--replay-wait-for", "1"], folder: folder)
+        try daemon.waitUntilListening()
+        let hyprland = try HyprlandStandIn(
+            runtime: runtime, signature: "convertible", monitors: ["eDP-1"], configuration: configuration)
+
+        let keyboard = "at-translated-set-2-keyboard"
+        let follow = try FollowProcess(
+            OrientdProcess.orientctl,
+            ["--socket", daemon.socket, "follow", "--disable-in-tablet-mode", keyboard],
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "HYPRLAND_INSTANCE_SIGNATURE": "convertible",
+            ],
+            errorLog: folder + "/follow.log")
+        // On outside tablet mode, off in it, on again after.
+        let enabled = { hyprland.requests.history(of: "device[\(keyboard)]:enabled") }
+        #expect(waitFor(timeout: 60) { enabled() == ["true", "false", "true"] }, "\(enabled()) \(follow.transcript)")
+        #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
         follow.stop()
     }
 
@@ -138,7 +197,8 @@ struct FollowStandInTests {
         #expect(
             none.stderr.contains("none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET is set"), "\(none.stderr)")
 
-        let hyprland = try HyprlandStandIn(runtime: session.runtime, signature: "two", monitors: ["eDP-1", "eDP-2"])
+        let hyprland = try HyprlandStandIn(
+            runtime: session.runtime, signature: "two", monitors: ["eDP-1", "eDP-2"], configuration: .hyprlang)
         let several = try session.follow(environment: ["HYPRLAND_INSTANCE_SIGNATURE": hyprland.signature])
         several.process.waitUntilExit()
         #expect(several.process.terminationStatus == 69)

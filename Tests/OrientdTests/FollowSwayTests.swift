@@ -93,15 +93,7 @@ struct FollowSwayTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sway = try HeadlessSway(folder: folder)
         try sway.start()
-        // Open at 100°, folded back to 360° and held, then opened again to 100° (tablet mode on past 200°, off
-        // below 160°), at 50 Hz.
-        let samples = (0..<500).map { i in
-            let t = Double(i) / 50
-            let theta =
-                t < 2 ? 100 : t < 3 ? 100 + 260 * (t - 2) : t < 6 ? 360 : t < 7 ? 360 - 260 * (t - 6) : 100
-            return ConvertibleTrace.sample(time: t, theta: theta)
-        }
-        let trace = try ConvertibleTrace.write(samples)
+        let trace = try ConvertibleTrace.write(Self.foldedAndOpened)
         let traceFolder = URL(fileURLWithPath: trace).deletingLastPathComponent().path
         defer { try? FileManager.default.removeItem(atPath: traceFolder) }
         let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--replay-wait-for", "1"], folder: folder)
@@ -118,6 +110,14 @@ struct FollowSwayTests {
         #expect(follow.waitForLine(after: off) { $0 == command("enabled") } != nil, "\(follow.transcript)")
         #expect(!follow.stderr.contains("refused"), "\(follow.stderr)")
         follow.stop()
+    }
+
+    /// A convertible open at 100°, folded back to 360° and held, then opened again to 100° (tablet mode on past
+    /// 200°, off below 160°), at 50 Hz.
+    static let foldedAndOpened = (0..<500).map { i in
+        let t = Double(i) / 50
+        let theta = t < 2 ? 100 : t < 3 ? 100 + 260 * (t - 2) : t < 6 ? 360 : t < 7 ? 360 - 260 * (t - 6) : 100
+        return ConvertibleTrace.sample(time: t, theta: theta)
     }
 
     /// `orientctl follow` as nobody, in sway's session.
