@@ -10,6 +10,7 @@ let package = Package(
         // For the benchmark package in Benchmarks/, which depends on this one.
         .library(name: "OrientTrace", targets: ["OrientTrace"]),
         .library(name: "OrientProtocol", targets: ["OrientProtocol"]),
+        .library(name: "OrientConfiguration", targets: ["OrientConfiguration"]),
         .library(name: "OrientServer", targets: ["OrientServer"]),
         .library(name: "OrientScenarios", targets: ["OrientScenarios"]),
     ],
@@ -29,6 +30,9 @@ let package = Package(
             name: "OrientCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
+        // The settings: declared once (the table), read from the file and the command line, and what each running
+        // part is handed of them at start and at every reload. Pure Swift, no I/O but the reading of text.
+        .target(name: "OrientConfiguration", dependencies: ["OrientCore"]),
         // The trace format: a pure line parser plus streaming file reading and writing.
         .target(
             name: "OrientTrace",
@@ -71,8 +75,7 @@ let package = Package(
         .target(
             name: "OrientDBus",
             dependencies: [
-                "OrientCore", "OrientProtocol", "OrientPosix", "CSystemd", "CSensorProxyBus",
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "CSystemd", "CSensorProxyBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -81,6 +84,7 @@ let package = Package(
         .target(
             name: "OrientServer",
             dependencies: [
+                "OrientConfiguration",
                 "OrientCore",
                 "OrientProtocol",
                 "OrientSampleSource",
@@ -104,7 +108,9 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
+                "OrientConfiguration",
                 "OrientCore",
+                "OrientProtocol",
                 "OrientTrace",
                 "OrientSensors",
                 "OrientServer",
@@ -117,6 +123,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -146,6 +154,7 @@ let package = Package(
         .executableTarget(
             name: "scenario-trace",
             dependencies: [
+                "OrientCore",
                 "OrientScenarios",
                 "OrientTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -161,27 +170,40 @@ let package = Package(
             ]
         ),
         // OrientScenarios for its seeded random generator.
-        .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientScenarios"]),
-        .testTarget(name: "OrientSensorsTests", dependencies: ["OrientSensors", "OrientSampleSource", "OrientScenarios"]),
+        .testTarget(name: "OrientConfigurationTests", dependencies: ["OrientConfiguration", "OrientCore"]),
+        .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientCore", "OrientScenarios"]),
+        .testTarget(
+            name: "OrientSensorsTests",
+            dependencies: ["OrientSensors", "OrientCore", "OrientSampleSource", "OrientScenarios", "OrientTrace"]),
         .testTarget(
             name: "OrientProtocolTests",
-            dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
+            dependencies: [
+                "OrientProtocol", "OrientCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",
             dependencies: [
-                "OrientServer", "OrientPosix", "OrientSampleSource", "OrientScenarios", "OrientTrace",
+                "OrientServer", "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "OrientSampleSource",
+                "OrientScenarios", "OrientTrace",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "OrientToolsTests",
-            dependencies: ["OrientTools", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
+            dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
         .testTarget(
             name: "OrientdTests",
-            dependencies: ["OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd"],
+            dependencies: [
+                "OrientConfiguration", "OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd",
+            ],
             // The umockdev testbed helper, run with python3 by the live-sensor tests.
             exclude: ["Fixtures"]
         ),

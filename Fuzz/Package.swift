@@ -29,7 +29,7 @@ let package = Package(
             name: "fuzz-configuration",
             dependencies: [
                 .product(name: "OrientCore", package: "orientd"),
-                .product(name: "OrientServer", package: "orientd"),
+                .product(name: "OrientConfiguration", package: "orientd"),
             ]
         ),
         // LineFrameDecoder then RequestDecoder, as a connection's bytes go through the daemon.

@@ -1,5 +1,5 @@
 import Logging
-import NIOPosix
+import OrientConfiguration
 import OrientCore
 import OrientProtocol
 import OrientPosix
@@ -15,8 +15,11 @@ import Glibc
 /// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
 /// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
 /// changes with ``update(_:)`` from any thread. When the bus goes away, or the name cannot be had, it retries
-/// with a growing delay; socket clients are never affected.
-public final class SensorProxyService: Service, Sendable {
+/// with a growing delay; socket clients are never affected. It stops at graceful shutdown and at cancellation
+/// alike (a daemon that fails at start cancels its services rather than shutting them down).
+///
+/// As a configured part it takes the natural orientation, which decides what each device orientation is called.
+public final class SensorProxyService: Service, ConfiguredPart {
     private struct Shared {
         var properties = SensorProxyProperties()
         var stopping = false
@@ -25,18 +28,27 @@ public final class SensorProxyService: Service, Sendable {
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
     private let presence: AsyncStream<Bool>
-    private let onClaimChange: @Sendable (Bool) -> Void
+    private let claimsChanged: @Sendable (Int) -> Void
     private let logger: Logger
 
     /// - Parameters:
     ///   - presence: whether the accelerometer is plugged in, as it changes.
-    ///   - onClaimChange: called with true when the first client claims the accelerometer, false after the last
-    ///     releases it or leaves the bus (or the bus goes away).
-    public init(presence: AsyncStream<Bool>, logger: Logger, onClaimChange: @escaping @Sendable (Bool) -> Void) throws {
+    ///   - claimsChanged: how many clients claim the accelerometer: 1 when the first claims it, 0 after the last
+    ///     releases it or leaves the bus (or the bus goes away). The daemon hands it to the sensor's demand.
+    public init(presence: AsyncStream<Bool>, logger: Logger, claimsChanged: @escaping @Sendable (Int) -> Void) throws {
         self.wakeup = try WakeupPipe()
         self.presence = presence
-        self.onClaimChange = onClaimChange
+        self.claimsChanged = claimsChanged
         self.logger = logger
+    }
+
+    public static let reads = SettingsRead(whileRunning: ["natural-orientation"])
+
+    public static func slice(of settings: RunSettings) -> NaturalOrientation { settings.panel.natural }
+
+    public func apply(_ natural: NaturalOrientation) async -> Refusal? {
+        setNatural(natural)
+        return nil
     }
 
     /// The daemon's state changed (the system state, whose device orientation is what the desktops want).
@@ -60,26 +72,34 @@ public final class SensorProxyService: Service, Sendable {
         if changed { wakeup.signal() }
     }
 
-    public func run() async throws {
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        defer { pool.shutdownGracefully { _ in } }
-        // A child task, not Task {}: it inherits the daemon's executor preference (EventLoopTaskExecutor).
-        try await withThrowingDiscardingTaskGroup { group in
+    public func run() async {
+        let worker = BlockingWorker(name: "orientd-dbus")
+        // Child tasks, not Task {}: they inherit the daemon's executor preference (EventLoopTaskExecutor). The
+        // presence loop ends when the group is cancelled, once the bus thread has returned.
+        await withDiscardingTaskGroup { group in
             group.addTask { [presence] in
-                for await present in presence.cancelOnGracefulShutdown() {
+                for await present in presence {
                     self.shared.withLock { $0.properties.setPresent(present) }
                     self.wakeup.signal()
                 }
             }
-            try await withGracefulShutdownHandler {
-                try await pool.runIfActive { self.serveUntilStopped() }
-            } onGracefulShutdown: {
-                self.shared.withLock { $0.stopping = true }
-                self.wakeup.signal()
+            await withTaskCancellationHandler {
+                await withGracefulShutdownHandler {
+                    await worker.run { self.serveUntilStopped() }
+                } onGracefulShutdown: {
+                    self.stop()
+                }
+            } onCancel: {
+                self.stop()
             }
             group.cancelAll()
         }
+    }
+
+    /// Tells the bus thread to return, from any thread.
+    private func stop() {
+        shared.withLock { $0.stopping = true }
+        wakeup.signal()
     }
 
     // MARK: The bus thread
@@ -116,7 +136,7 @@ public final class SensorProxyService: Service, Sendable {
             }
             if claimed {
                 claimed = false
-                onClaimChange(false)
+                claimsChanged(0)
             }
             pause(seconds: delay)
             delay = min(delay * 2, 30)
@@ -132,7 +152,7 @@ public final class SensorProxyService: Service, Sendable {
             if nowClaimed != claimed {
                 claimed = nowClaimed
                 logger.info(claimed ? "a D-Bus client claimed the accelerometer" : "no D-Bus client claims the accelerometer")
-                onClaimChange(claimed)
+                claimsChanged(claimed ? 1 : 0)
             }
             let (descriptor, events, timeout) = try connection.waitSpecification()
             var entries = [

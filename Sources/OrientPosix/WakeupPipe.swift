@@ -11,9 +11,9 @@ package final class WakeupPipe: Sendable {
     package let readDescriptor: Int32
     private let writeDescriptor: Int32
 
-    package init() throws(SensorError) {
+    package init() throws(SystemCallError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SensorError("pipe", errno: errno) }
+        guard pipe(&ends) == 0 else { throw SystemCallError("pipe", errno: errno) }
         for end in ends {
             // Glibc's module does not offer pipe2, so the flags are set one by one.
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

@@ -76,14 +76,6 @@ public struct Request: Sendable, Equatable {
             case .status: "status"
             }
         }
-
-        /// Whether the operation changes system state, and so needs authorisation.
-        public var isControl: Bool {
-            switch self {
-            case .lock, .unlock, .setMask: true
-            case .get, .subscribe, .unsubscribe, .status: false
-            }
-        }
     }
 
     public var id: RequestID?

@@ -90,6 +90,18 @@ public struct SensorDescription: Sendable, Equatable {
     }
 }
 
+extension SensorDescription {
+    /// The description with the matrix in use when the configuration names one (`mount-matrix`), which wins over
+    /// the sensor's own; unchanged when `override` is nil.
+    public func overridingMountMatrix(_ override: MountMatrix?) -> SensorDescription {
+        guard let override else { return self }
+        var result = self
+        result.mountMatrix = override
+        result.mountMatrixSource = .configuration
+        return result
+    }
+}
+
 /// A convertible's keyboard-base accelerometer, as the source found it beside the display's: for `status`,
 /// `doctor` and `record`.
 public struct BaseSensorDescription: Sendable, Equatable {

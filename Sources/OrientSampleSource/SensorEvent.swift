@@ -19,11 +19,11 @@ public enum SensorEvent: Sendable, Equatable {
     /// `base`. Posture and tablet mode are unknown until base readings come back.
     case baseLost(reason: String)
     /// The sensor went away, or its reads keep failing; `opened` follows when one (re)appears or reads again.
-    case closed(reason: String)
+    case lost(reason: String)
     /// No usable sensor is present (at start, or after the last one went away). Not fatal: sources keep waiting.
     case noSensor(reason: String)
     /// A replayed trace ran out (sources that end send this last).
-    case ended
+    case sourceEnded
 }
 
 /// Anything that produces accelerometer samples: a live IIO sensor, a replayed trace, a test fake.
@@ -33,18 +33,21 @@ public enum SensorEvent: Sendable, Equatable {
 public protocol SampleSource: Sendable {
     /// Starts capture. `deliver` gets every event in order, on the capture's own thread: the daemon classifies
     /// there, so a sample costs one wakeup, not a second one to hand it to another thread.
-    func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle
+    ///
+    /// `capture` is the source's slice of the settings, taken anew at each start (a reload that changes it
+    /// restarts the capture).
+    func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle
     /// The same events as a stream, for the commands that collect them (`doctor`, `record`). Capture stops when
     /// the stream is cancelled or dropped.
-    func events() -> AsyncStream<SensorEvent>
+    func events(_ capture: CaptureSettings) -> AsyncStream<SensorEvent>
     /// Whether the sensor is plugged in, now and whenever that changes, without opening it.
     func presence() -> AsyncStream<Bool>
 }
 
 extension SampleSource {
-    public func events() -> AsyncStream<SensorEvent> {
+    public func events(_ capture: CaptureSettings = CaptureSettings()) -> AsyncStream<SensorEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SensorEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        let handle = start { continuation.yield($0) }
+        let handle = start(capture) { continuation.yield($0) }
         continuation.onTermination = { _ in handle.cancel() }
         Task {
             await handle.finished()

@@ -40,8 +40,6 @@ public struct ReplaySource: SampleSource {
     public let path: String
     public let speed: Speed
     public let loop: Bool
-    /// Wins over the trace's own `# mount-matrix:` line.
-    public let mountMatrixOverride: MountMatrix?
     /// The trace's `# natural-orientation:`, what the recorded device's poses were called; nil when it has none.
     public let naturalOrientation: NaturalOrientation?
     private let cursor: ReplayCursor
@@ -54,31 +52,31 @@ public struct ReplaySource: SampleSource {
     /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
     /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
     public init(
-        path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil,
+        path: String, speed: Speed = .factor(1), loop: Bool = false,
         sleep: @escaping Sleep = { try await Task.sleep(for: $0) }
     ) throws(TraceError) {
         let reader = try TraceReader(path: path)
         self.path = path
         self.speed = speed
         self.loop = loop
-        self.mountMatrixOverride = mountMatrixOverride
         self.naturalOrientation = reader.metadata.naturalOrientation
         self.cursor = ReplayCursor(
-            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride, sleep: sleep)
+            reader: reader, path: path, speed: speed, loop: loop, sleep: sleep)
     }
 
     /// The replay wakes at most once per interval and hands over every sample due by then (see `pace`).
     static let batchInterval = Duration.milliseconds(40)
 
     /// Pull-based: at `max` speed a sample is read only when the consumer asks for one.
-    public func events() -> AsyncStream<SensorEvent> {
+    public func events(_ capture: CaptureSettings = CaptureSettings()) -> AsyncStream<SensorEvent> {
         let cursor = self.cursor
         cursor.resume()
         return AsyncStream(unfolding: { await cursor.next() })
     }
 
     /// Plays from a task that hands each event to `deliver` before reading the next one.
-    public func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
+    /// A trace keeps its own pace: `capture`'s rates are for live sensors.
+    public func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
         let cursor = self.cursor
         cursor.resume()
         let task = Task {
@@ -103,7 +101,6 @@ private final class ReplayCursor: @unchecked Sendable {
     private let path: String
     private let speed: ReplaySource.Speed
     private let loop: Bool
-    private let mountMatrixOverride: MountMatrix?
     private let clock = ContinuousClock()
     private let sleep: ReplaySource.Sleep
     private var reader: TraceReader?
@@ -122,7 +119,7 @@ private final class ReplayCursor: @unchecked Sendable {
     private let pipeReader: BlockingWorker?
 
     init(
-        reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?,
+        reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool,
         sleep: @escaping ReplaySource.Sleep
     ) {
         self.sleep = sleep
@@ -130,7 +127,6 @@ private final class ReplayCursor: @unchecked Sendable {
         self.path = path
         self.speed = speed
         self.loop = loop
-        self.mountMatrixOverride = mountMatrixOverride
         self.pipeReader = reader.isRegularFile ? nil : BlockingWorker(name: "orientd-replay")
     }
 
@@ -181,14 +177,14 @@ private final class ReplayCursor: @unchecked Sendable {
             return nil
         } catch {
             finished = true
-            return .closed(reason: "\(error)")
+            return .lost(reason: "\(error)")
         }
     }
 
     private func endOfTrace() async -> SensorEvent? {
         guard loop, let lastTime, let traceStart else {
             finished = true
-            return .ended
+            return .sourceEnded
         }
         // The next pass starts one sample period after this one ended.
         offset = lastTime + period - traceStart
@@ -215,9 +211,8 @@ private final class ReplayCursor: @unchecked Sendable {
     /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.
     private func describe(_ metadata: TraceMetadata, hasBase: Bool) -> SensorDescription {
         let name = metadata.source ?? String(path.split(separator: "/").last ?? "trace")
-        let matrix = mountMatrixOverride ?? metadata.mountMatrix ?? .identity
-        let matrixSource: SensorDescription.MatrixSource =
-            mountMatrixOverride != nil ? .configuration : (metadata.mountMatrix != nil ? .trace : .identity)
+        let matrix = metadata.mountMatrix ?? .identity
+        let matrixSource: SensorDescription.MatrixSource = metadata.mountMatrix != nil ? .trace : .identity
         // `record` names the base sensor in `base-source`; other traces say nothing of it.
         let base = hasBase ? BaseSensorDescription(
             id: path, name: metadata.entries.last { $0.key == "base-source" }?.value ?? "\(name) base",

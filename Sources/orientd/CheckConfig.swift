@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrientCore
 import OrientPosix
+import OrientConfiguration
 import OrientServer
 
 extension Orientd {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientConfiguration
 import OrientServer
 import OrientTrace
 

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import OrientConfiguration
 import OrientCore
 import OrientDBus
 import OrientInput
@@ -15,20 +16,32 @@ import Glibc
 #endif
 
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
+///
+/// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
+/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch). Demand for the sensor flows back
+/// through one channel, ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
+/// them to each ``ConfiguredPart`` at start and at every reload.
 enum Daemon {
+    /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
+    static let partTypes: [any ConfiguredPart.Type] = [
+        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService.self, StartupChoices.self,
+    ]
+
+    static var readAtStart: Set<String> { Set(partTypes.flatMap { $0.reads.atStart }) }
+
+    /// How long the services have, once one has ended, before the daemon exits anyway (``StopDeadline``); below
+    /// the unit's TimeoutStopSec, so that systemd never has to kill it.
+    static let stopBound = Duration.milliseconds(2500)
+
     static func run(
         configuration: DaemonConfiguration, options: RunOptions, environment: [String: String],
         reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
     ) async throws {
-        let source = try SourceChoice.make(options: options, configuration: configuration, logger: logger)
-        let detected = PanelDiscovery.detect()
+        let start = StartupChoices.slice(of: RunSettings(configuration, panel: .portraitUntilTold))
+        let source = try SourceChoice.make(options: options, device: start.device, logger: logger)
         let traceNatural = (source as? ReplaySource)?.naturalOrientation
-        let panel = RunningConfiguration.panel(for: configuration, detected: detected, traceNatural: traceNatural)
-        logger.info("natural orientation: \(panel.description)")
-        let listener = SocketActivation.listener(environment: environment) ?? .path(
-            configuration.socketPath, mode: configuration.socketMode)
+        let listener = SocketActivation.listener(environment: environment) ?? .path(start.socketPath, mode: start.socketMode)
         let notifier = SystemdNotifier(environment: environment)
-        let admitted = DescriptorLimit.fit(maxClients: configuration.maxClients, logger: logger)
 
         // One event loop thread serves every connection and owns the publisher.
         let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -38,82 +51,80 @@ enum Daemon {
         blocking.start()
 
         let startupPages = StartupPages(logger: logger)
-        let store = StateStore(directory: configuration.stateDirectory)
+        let store = StateStore(directory: start.stateDirectory)
         let persistent = loadState(store, logger: logger)
         // Made before the sensor service: while it exists, the sensor stays open.
-        let tabletModeSwitch = configuration.tabletModeSwitch
+        let tabletModeSwitch = start.tabletModeSwitch
             ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
-        // The sensor service's controls, made first: the publisher and the D-Bus facade report to it.
-        let sensorInbox = SensorService.Inbox()
-        let facade = configuration.dbus
-            ? try SensorProxyService(presence: source.presence(), logger: logger) { claimed in
-                sensorInbox.send(.claims(claimed ? 1 : 0))
-            } : nil
-        facade?.setNatural(panel.natural)
+        let demand = SensorDemand()
+        let facade = start.dbus
+            ? try SensorProxyService(presence: source.presence(), logger: logger) { demand.setClaims($0) } : nil
         let publisher = try await makePublisher(
-            on: loop, settings: publisherSettings(configuration, panel: panel, options: options), persistent: persistent,
-            sensor: sensorInbox, logger: logger, becameFresh: { startupPages.release("the sensor is read") }
+            on: loop, persistent: persistent, demand: demand, logger: logger,
+            becameFresh: { startupPages.release("the sensor is read") }
         ) { state in
-            // Who follows the system state as it changes: the D-Bus facade and the tablet-mode switch, each optional.
+            // The publisher's sinks besides the socket: the D-Bus facade and the tablet-mode switch, each optional.
             facade?.update(state)
             do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
         }
-        let policy = try await loop.submit {
-            NIOLoopBound(
-                ConnectionPolicy(authorizer: ControlAuthorizer(group: configuration.controlGroup),
-                                 maximumClients: admitted, requestTimeout: timeAmount(configuration.requestTimeout)),
-                eventLoop: loop)
-        }.get()
-
-        let keepSensorOpen = tabletModeSwitch != nil
+        let policy = try await loop.submit { NIOLoopBound(ConnectionPolicy(), eventLoop: loop) }.get()
         let sensor = SensorService(
-            source: source, eventLoop: loop, publisher: publisher,
-            settings: pipelineSettings(configuration, panel: panel, replayWaitFor: options.replayWaitFor, keepOpen: keepSensorOpen),
-            exitAtEnd: options.exitAtEnd, logger: logger, inbox: sensorInbox)
+            source: source, eventLoop: loop, publisher: publisher, demand: demand,
+            subscribersToOpen: options.replayWaitFor, keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd,
+            logger: logger)
         let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking)
+
+        // A `get` waits a second for a fresh state, unless the replay waits for subscribers (a test's setup: a `get`
+        // must not start it, so it answers at once).
+        var parts: [any ConfiguredPart] = [
+            ConnectionPolicyPart(policy, logger: logger),
+            PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
+        ]
+        if let facade { parts.append(facade) }
+        parts += [sensor, StartupChoices()]
+        let running = RunningConfiguration(
+            started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
+            logger: logger, read: reload)
+        await running.start()
 
         let server = SocketServer(
             eventLoop: loop, publisher: publisher, controls: controls, policy: policy, listener: listener, logger: logger
         ) {
-            notifier.notify("READY=1\nSTATUS=Serving orientation on \(configuration.socketPath)")
+            notifier.notify("READY=1\nSTATUS=Serving orientation on \(start.socketPath)")
             startupPages.release("serving")
         }
-        let reconfigurable = Reconfigurable(
-            loop: loop, policy: policy, publisher: publisher, sensor: sensor, facade: facade, options: options,
-            keepSensorOpen: keepSensorOpen, logger: logger)
-        let running = RunningConfiguration(
-            started: configuration, detected: detected, traceNatural: traceNatural, logger: logger, read: reload,
-            apply: reconfigurable.apply)
         let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await running.reload() }
 
+        let deadline = StopDeadline(bound: stopBound, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: server),
-            .init(service: sensor, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: signals, successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: deadline.tracking(server, as: "socket server")),
+            .init(service: deadline.tracking(sensor, as: "sensor service"), successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: deadline.tracking(signals, as: "signals"), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
-        if let facade { services.append(.init(service: facade)) }
-        if running.followsPanel { services.append(.init(service: PanelWatch(running: running))) }
+        if let facade { services.append(.init(service: deadline.tracking(facade, as: "D-Bus facade"))) }
+        if running.followsPanel {
+            services.append(.init(service: deadline.tracking(PanelWatch(running: running), as: "panel watch")))
+        }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
-            services.append(.init(service: watchdog))
+            services.append(.init(service: deadline.tracking(watchdog, as: "watchdog")))
         }
         try await runUntilStopped(services, notifier: notifier, pools: (blocking, threads), logger: logger)
     }
 
-    /// The publisher, on the loop it lives on, reporting to the sensor service and to `systemStateChanged`.
+    /// The publisher, on the loop it lives on, telling `demand` what its clients want and `systemStateChanged`
+    /// each new system state. Its settings come from its part, at start.
     private static func makePublisher(
-        on loop: any EventLoop, settings: Publisher.Settings, persistent: PersistentState, sensor: SensorService.Inbox,
-        logger: Logger, becameFresh: @escaping @Sendable () -> Void,
+        on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, logger: Logger,
+        becameFresh: @escaping @Sendable () -> Void,
         systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
-                clock: EventLoopClock(loop), subscribersChanged: { sensor.send(.subscribers($0)) },
-                freshStateWanted: { sensor.send(.freshStateWanted($0)) }, systemStateChanged: systemStateChanged,
+                clock: EventLoopClock(loop), subscribersChanged: { demand.setSubscribers($0) },
+                freshStateWanted: { demand.setFreshStateWanted($0) }, systemStateChanged: systemStateChanged,
                 becameFresh: becameFresh)
             return NIOLoopBound(
-                Publisher(
-                    settings: settings, persistent: persistent, version: OrientdVersion.string,
-                    dependencies: dependencies),
+                Publisher(settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string, dependencies: dependencies),
                 eventLoop: loop)
         }.get()
     }
@@ -139,8 +150,8 @@ enum Daemon {
         pools: (blocking: NIOThreadPool, threads: MultiThreadedEventLoopGroup), logger: Logger
     ) async throws {
         var configuration = ServiceGroupConfiguration(services: services, logger: logger)
-        // Below the unit's TimeoutStopSec, so systemd never has to kill the daemon.
-        configuration.maximumGracefulShutdownDuration = .seconds(5)
+        // Within the stop's bound: a service still running then is cancelled, before StopDeadline ends the process.
+        configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         do {
             try await ServiceGroup(configuration: configuration).run()
         } catch {
@@ -154,8 +165,6 @@ enum Daemon {
         try await pools.threads.shutdownGracefully()
         logger.info("stopped")
     }
-
-    static func timeAmount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
     /// The uinput device, bound to the loop that publishes, or nil (said once in the log) when it cannot be made:
     /// the daemon serves on without it.
@@ -172,26 +181,6 @@ enum Daemon {
                 """)
             return nil
         }
-    }
-
-    static func publisherSettings(
-        _ c: DaemonConfiguration, panel: PanelDetection, options: RunOptions
-    ) -> Publisher.Settings {
-        // A replay waiting for N subscribers is a test's setup: a `get` must not start it, so it answers at once.
-        Publisher.Settings(
-            configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.engine.mountRepair,
-            freshWait: options.replayWaitFor == nil ? 1 : nil, rotateIn: c.engine.rotateIn, panel: panel)
-    }
-
-    /// `keepOpen`: read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch
-    /// must follow the hinge whether or not anyone listens on the socket or the bus).
-    static func pipelineSettings(
-        _ c: DaemonConfiguration, panel: PanelDetection, replayWaitFor: Int?, keepOpen: Bool
-    ) -> PipelineSettings {
-        let subscribersToRun = replayWaitFor ?? (c.sampling == .always || keepOpen ? 0 : 1)
-        var engine = c.engine
-        engine.natural = panel.natural
-        return PipelineSettings(engine: engine, subscribersToRun: subscribersToRun)
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientCore
+import OrientConfiguration
 import OrientServer
 
 /// The options that shape the engine, shared by every command that runs it.

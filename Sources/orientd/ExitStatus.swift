@@ -13,6 +13,8 @@ enum ExitStatus {
     static let cannotCreate = ExitCode(73)
     /// EX_IOERR: an error while reading or writing.
     static let ioError = ExitCode(74)
+    /// EX_TEMPFAIL: a stop did not end in time (``StopDeadline``); the log names the service that did not return.
+    static let stopTimedOut = ExitCode(75)
     /// EX_CONFIG: the configuration is invalid (the message names the file, line and key).
     static let configError = ExitCode(78)
 }

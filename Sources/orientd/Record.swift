@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import OrientCore
+import OrientSampleSource
 import OrientSensors
 import OrientTools
 
@@ -53,12 +54,12 @@ extension Orientd {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .notice) }
             let logger = Logger(label: "orientd record")
             let source = IIOSampleSource(
-                configuration: LiveSensorConfiguration(device: device, rate: rate, readsBase: !displayOnly), logger: logger)
+                configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), logger: logger)
             let stop = StopSignal()
             let panel = PanelDiscovery.resolve(naturalOrientation)
             printError("natural orientation: \(panel.description)")
             var recording = TraceRecording(output: output, duration: duration, natural: panel.natural) { printError($0) }
-            reading: for await event in source.events() {
+            reading: for await event in source.events(CaptureSettings(rate: rate)) {
                 if stop.requested { break }
                 switch recording.handle(event) {
                 case .next: continue

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import OrientConfiguration
 import OrientPosix
 import OrientServer
 
@@ -16,7 +17,7 @@ extension Orientd {
                 Settings come from the configuration file, then the options here, which win. SIGHUP reloads the \
                 file and applies every setting it can; those read at start only are named in the log (a bad file \
                 is reported and the running configuration kept). SIGTERM and SIGINT stop cleanly.
-                """ + "\n\n" + SettingArguments.help
+                """ + "\n\n" + SettingArguments.help(readAtStart: Daemon.readAtStart)
         )
 
         @OptionGroup var options: RunOptions

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrientCore
 import OrientSensors
+import OrientConfiguration
 import OrientServer
 
 /// `orientd run`'s options: the settings, each overriding the configuration file's key of the same name, and

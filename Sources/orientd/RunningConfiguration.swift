@@ -1,13 +1,11 @@
 import Logging
+import OrientConfiguration
 import OrientCore
-import OrientServer
 import Synchronization
 
-/// The configuration the daemon runs with, and what changes it while it runs: SIGHUP rereads the file and
-/// applies every setting a running daemon can take (the publisher's, the connection policy's and the sensor
-/// pipeline's), naming in one log line each changed setting that waits for the next start
-/// (``DaemonSetting/reload``); and with `natural-orientation = auto`, a panel that appears or changes renames
-/// the poses at once.
+/// Hands the configuration to the running parts, the one way settings reach them: once at start, then at every
+/// SIGHUP (the file and the command line read again) and whenever the panel changes under
+/// `natural-orientation = auto`. The reload's log line is built from the parts' answers (``ReloadReport``).
 final class RunningConfiguration: Sendable {
     private struct Current {
         var configuration: DaemonConfiguration
@@ -20,77 +18,78 @@ final class RunningConfiguration: Sendable {
     /// A replayed trace's own natural orientation, which `auto` prefers to the panel.
     private let traceNatural: NaturalOrientation?
     private let current: Mutex<Current>
+    private let parts: [any ConfiguredPart]
     private let read: @Sendable () throws -> DaemonConfiguration
-    private let apply: @Sendable (_ next: DaemonConfiguration, _ previous: DaemonConfiguration, PanelDetection) async throws -> String?
     private let logger: Logger
 
     /// - Parameters:
     ///   - detected: the panel found at start.
     ///   - read: rereads the file and the command line, as at start.
-    ///   - apply: hands a configuration (and the one it replaces) and the panel to the running services; returns a
-    ///     problem to log, if any.
     init(
-        started: DaemonConfiguration, detected: PanelDetection, traceNatural: NaturalOrientation?, logger: Logger,
-        read: @escaping @Sendable () throws -> DaemonConfiguration,
-        apply: @escaping @Sendable (DaemonConfiguration, DaemonConfiguration, PanelDetection) async throws -> String?
+        started: DaemonConfiguration, detected: PanelDetection, traceNatural: NaturalOrientation?,
+        parts: [any ConfiguredPart], logger: Logger, read: @escaping @Sendable () throws -> DaemonConfiguration
     ) {
         self.started = started
         self.traceNatural = traceNatural
-        let panel = Self.panel(for: started, detected: detected, traceNatural: traceNatural)
-        self.current = Mutex(Current(configuration: started, detected: detected, panel: panel))
+        let settings = RunSettings(started, detected: detected, traceNatural: traceNatural)
+        self.current = Mutex(Current(configuration: started, detected: detected, panel: settings.panel))
+        self.parts = parts
         self.read = read
-        self.apply = apply
         self.logger = logger
     }
-
-    /// The natural orientation in use, and where it came from.
-    var panel: PanelDetection { current.withLock { $0.panel } }
 
     /// Whether a panel that comes or goes may matter (under `auto`, now or after a reload): not when a replayed
     /// trace names its own.
     var followsPanel: Bool { traceNatural == nil }
 
+    /// Configures every part with the configuration the daemon starts with.
+    func start() async {
+        let (configuration, panel) = current.withLock { ($0.configuration, $0.panel) }
+        logger.info("natural orientation: \(panel.description)")
+        logRefusals(await configureParts(RunSettings(configuration, panel: panel)))
+    }
+
     /// SIGHUP.
     func reload() async {
+        let next: DaemonConfiguration
         do {
-            let next = try read()
-            // The settings read at start keep their started values, so the whole must still hold together.
-            let effective = ReloadPlan.effective(started: started, next: next)
-            try effective.validate()
-            let (running, detected) = current.withLock { ($0.configuration, $0.detected) }
-            let plan = ReloadPlan(started: started, running: running, next: next)
-            let panel = Self.panel(for: effective, detected: detected, traceNatural: traceNatural)
-            if let problem = try await apply(effective, running, panel) { logger.warning("\(problem)") }
-            current.withLock {
-                $0.configuration = effective
-                $0.panel = panel
-            }
-            logger.info("\(plan.summary)")
+            next = try read()
+            try next.validate()
         } catch {
             logger.error("configuration not reloaded, keeping the running one: \(error)")
+            return
         }
+        let (running, detected) = current.withLock { ($0.configuration, $0.detected) }
+        let settings = RunSettings(next, detected: detected, traceNatural: traceNatural)
+        let answers = await configureParts(settings)
+        current.withLock {
+            $0.configuration = next
+            $0.panel = settings.panel
+        }
+        logRefusals(answers)
+        logger.info("\(ReloadReport(started: started, running: running, next: next, answers: answers).summary)")
     }
 
     /// The panel as detected now (a connector appeared, went or changed).
     func panelDetected(_ detection: PanelDetection) async {
-        let (configuration, before, panel) = current.withLock {
+        let (configuration, before) = current.withLock {
             $0.detected = detection
-            return ($0.configuration, $0.panel, Self.panel(for: $0.configuration, detected: detection, traceNatural: traceNatural))
+            return ($0.configuration, $0.panel)
         }
-        guard panel != before else { return }
-        do {
-            if let problem = try await apply(configuration, configuration, panel) { logger.warning("\(problem)") }
-            current.withLock { $0.panel = panel }
-            logger.notice("natural orientation: \(panel.description)")
-        } catch {
-            logger.error("natural orientation not changed to \(panel.description): \(error)")
-        }
+        let settings = RunSettings(configuration, detected: detection, traceNatural: traceNatural)
+        guard settings.panel != before else { return }
+        logRefusals(await configureParts(settings))
+        current.withLock { $0.panel = settings.panel }
+        logger.notice("natural orientation: \(settings.panel.description)")
     }
 
-    /// The setting when it names one, else a replayed trace's line, else the panel as detected.
-    static func panel(
-        for configuration: DaemonConfiguration, detected: PanelDetection, traceNatural: NaturalOrientation?
-    ) -> PanelDetection {
-        PanelDetection.choose(configuration.naturalOrientation, trace: traceNatural) { detected }
+    private func configureParts(_ settings: RunSettings) async -> [PartAnswer] {
+        var answers: [PartAnswer] = []
+        for part in parts { answers.append(await part.configure(settings)) }
+        return answers
+    }
+
+    private func logRefusals(_ answers: [PartAnswer]) {
+        for refusal in answers.compactMap(\.refusal) { logger.warning("\(refusal.reason)") }
     }
 }

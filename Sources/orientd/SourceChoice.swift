@@ -5,9 +5,9 @@ import OrientSampleSource
 import OrientSensors
 import OrientServer
 
-/// Which sample source `orientd run` reads: a replayed trace, or the live sensor.
+/// Which sample source `orientd run` reads: a replayed trace, or the live sensor (`device`, or the display's).
 enum SourceChoice {
-    static func make(options: RunOptions, configuration: DaemonConfiguration, logger: Logger) throws -> any SampleSource {
+    static func make(options: RunOptions, device: String?, logger: Logger) throws -> any SampleSource {
         if let replay = options.replay {
             do {
                 // Paced on an event loop of the group that runs Swift concurrency's tasks (main.swift), so
@@ -15,16 +15,11 @@ enum SourceChoice {
                 let loop = MultiThreadedEventLoopGroup.singleton.any()
                 return try ReplaySource(
                     path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
-                    mountMatrixOverride: configuration.engine.mountMatrix,
                     sleep: { try await loop.sleep(for: $0) })
             } catch {
                 throw ServerError("\(error)")
             }
         }
-        return IIOSampleSource(
-            configuration: LiveSensorConfiguration(
-                device: configuration.device, mountMatrixOverride: configuration.engine.mountMatrix, rate: configuration.rate,
-                stillRate: configuration.stillRate),
-            logger: logger)
+        return IIOSampleSource(configuration: LiveSensorConfiguration(device: device), logger: logger)
     }
 }

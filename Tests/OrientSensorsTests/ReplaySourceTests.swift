@@ -55,7 +55,7 @@ struct ReplaySourceTests {
             return (time * 1e6).rounded() / 1e6
         }
         #expect(sampleTimes(events) == expected)
-        #expect(events.last == .ended)
+        #expect(events.last == .sourceEnded)
     }
 
     @Test("Paced by the trace's own times: two seconds of trace at speed 10 take at least 0.2 s")
@@ -104,7 +104,7 @@ struct ReplaySourceTests {
         let source = try ReplaySource(path: path, speed: .max)
         let events = await collect(source.events())
         #expect(sampleTimes(events).count == 200)
-        #expect(events.last == .ended)
+        #expect(events.last == .sourceEnded)
     }
 
     @Test("A two-sensor trace plays with each sample's base reading, on later loops too")
@@ -140,7 +140,7 @@ struct ReplaySourceTests {
         // 50 s of replay at 4x speed: still playing however slowly a busy machine runs this test.
         let source = try ReplaySource(path: try traceFile(count: 20_000), speed: .factor(4))
         let delivered = Mutex<[SensorEvent]>([])
-        let handle = source.start { event in delivered.withLock { $0.append(event) } }
+        let handle = source.start(CaptureSettings()) { event in delivered.withLock { $0.append(event) } }
         // Other suites may keep the cooperative pool busy: wait for samples rather than for a time.
         for _ in 0..<600 where delivered.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(50)) }
         await handle.stop()
@@ -149,7 +149,7 @@ struct ReplaySourceTests {
 
         // Nothing is delivered once stop has returned: the next event is the second start's `opened`, and what
         // follows goes on from the first start's last sample, with no repeat.
-        let again = source.start { event in delivered.withLock { $0.append(event) } }
+        let again = source.start(CaptureSettings()) { event in delivered.withLock { $0.append(event) } }
         for _ in 0..<600 where delivered.withLock({ $0.count }) < atStop + 6 { try await Task.sleep(for: .milliseconds(50)) }
         await again.stop()
         let events = delivered.withLock { $0 }
@@ -165,7 +165,7 @@ struct ReplaySourceTests {
         let source = try ReplaySource(path: try traceFile(count: 61), speed: .factor(1))
         let clock = ContinuousClock()
         let arrivals = Mutex<[(time: Double, at: ContinuousClock.Instant)]>([])
-        let handle = source.start { event in
+        let handle = source.start(CaptureSettings()) { event in
             if case .sample(let sample) = event { arrivals.withLock { $0.append((sample.time, clock.now)) } }
         }
         for _ in 0..<200 where arrivals.withLock({ $0.count }) < 61 { try await Task.sleep(for: .milliseconds(50)) }

@@ -62,15 +62,14 @@ struct SensorSelectionTests {
         var c = AccelerometerCandidate(
             id: "iio:device0", path: "/p", mountMatrixProperty: udev,
             mountMatrixAttributes: ["mount_matrix": "1, 0, 0; 0, -1, 0; 0, 0, -1", "in_accel_mount_matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1"])
-        #expect(c.mountMatrix(override: .identity).1 == .configuration)
-        #expect(c.mountMatrix(override: nil).0 == (try MountMatrix(parsing: udev)))
-        #expect(c.mountMatrix(override: nil).1 == .udevProperty)
+        #expect(c.mountMatrix().0 == (try MountMatrix(parsing: udev)))
+        #expect(c.mountMatrix().1 == .udevProperty)
         c.mountMatrixProperty = "garbage"
-        let (matrix, source, problems) = c.mountMatrix(override: nil)
+        let (matrix, source, problems) = c.mountMatrix()
         #expect(source == .sysfs(attribute: "in_accel_mount_matrix"))
         #expect(matrix == (try MountMatrix(parsing: "0, 1, 0; 1, 0, 0; 0, 0, 1")))
         #expect(problems.count == 1 && problems[0].contains("ACCEL_MOUNT_MATRIX ignored"))
         c.mountMatrixAttributes = [:]
-        #expect(c.mountMatrix(override: nil).1 == .identity)
+        #expect(c.mountMatrix().1 == .identity)
     }
 }

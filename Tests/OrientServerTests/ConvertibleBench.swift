@@ -33,7 +33,7 @@ final class ConvertibleBench {
         var engine = EngineConfiguration()
         engine.rotateIn = rotateIn
         pipeline = SensorPipeline(
-            settings: PipelineSettings(engine: engine, subscribersToRun: 1),
+            engine: engine,
             eventLoop: loop, publisher: NIOLoopBound(publisher, eventLoop: loop), logger: Logger(label: "test"),
             sourceEnded: {})
     }

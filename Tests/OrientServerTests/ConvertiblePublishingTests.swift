@@ -218,7 +218,7 @@ struct ConvertiblePublishingTests {
         bench.open()
         bench.hold(Bench.portrait, hinge: 110)
         #expect(bench.publisher.systemState.hinge.posture == .laptop)
-        bench.send(.closed(reason: "gone"))
+        bench.send(.lost(reason: "gone"))
         #expect(bench.publisher.systemState.hinge == .unknown)
         bench.open()
         bench.hold(Bench.portrait, hinge: 110)

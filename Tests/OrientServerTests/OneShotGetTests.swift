@@ -21,7 +21,7 @@ struct OneShotGetTests {
         func readEarlier(_ device: DeviceOrientation) {
             publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
             publisher.deviceChanged(device, time: 1)
-            publisher.sensorClosed()
+            publisher.sensorReleased()
         }
     }
 
@@ -71,7 +71,7 @@ struct OneShotGetTests {
         #expect(now?.fresh == true)
         #expect(h.wanted.isEmpty)
         h.publisher.unsubscribe(subscriber)
-        h.publisher.sensorClosed()
+        h.publisher.sensorReleased()
         #expect(h.get(RecordingSink(), id: 2) == nil)
     }
 
@@ -87,7 +87,7 @@ struct OneShotGetTests {
         h.publisher.deviceChanged(.landscapeLeft, time: 3)
         #expect(a.messages.map(\.id) == [.number(1)])
         #expect(b.messages.map(\.id) == [.number(2)])
-        h.publisher.sensorClosed()
+        h.publisher.sensorReleased()
         h.clock.advance(by: 0.5)
         #expect(h.get(c, id: 3) == nil)
         h.clock.advance(by: 0.5)
@@ -124,7 +124,7 @@ struct OneShotGetTests {
     func replayEnded() {
         let h = Harness()
         h.readEarlier(.landscapeLeft)
-        h.publisher.captureEnded()
+        h.publisher.sourceEnded()
         let reply = h.get(RecordingSink(), id: 1)
         #expect(reply?.device == "landscape-left")
         #expect(reply?.fresh == false)
@@ -196,7 +196,7 @@ struct BecameFreshTests {
         publisher.deviceChanged(.landscapeLeft, time: 2)
         publisher.deviceChanged(.portrait, time: 3)
         #expect(counter.count == 1, "later changes are not start-up")
-        publisher.sensorClosed()
+        publisher.sensorReleased()
         publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
         publisher.deviceChanged(.portrait, time: 4)
         #expect(counter.count == 2)

@@ -48,7 +48,7 @@ struct TraceRecordingTests {
         _ = recording.handle(.opened(opened))
         _ = recording.handle(sample(0, base: Vector3(0, 0, -9.8)))
         _ = recording.handle(sample(0.02))
-        #expect(recording.handle(.closed(reason: "unplugged")) == .finished, "the sensor going away ends it")
+        #expect(recording.handle(.lost(reason: "unplugged")) == .finished, "the sensor going away ends it")
         #expect(recording.summary.hasSuffix("(1 display readings without a base reading left out)"))
     }
 

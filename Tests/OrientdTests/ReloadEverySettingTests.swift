@@ -1,5 +1,5 @@
 import Foundation
-import OrientServer
+import OrientConfiguration
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +9,7 @@ import Glibc
 /// SIGHUP against a running daemon, with every setting of the table changed at once.
 @Suite("Reloading every setting")
 struct ReloadEverySettingTests {
-    @Test("SIGHUP applies every setting a reload can, and names in one log line each one that waits for the next start")
+    @Test("SIGHUP changing every setting: each is named as applied or as waiting for the next start, by the part that reads it")
     func everySetting() throws {
         let (path, _) = try DaemonEndToEndTests.trace()
         let folder = try DaemonHarness.makeFolder()
@@ -32,19 +32,57 @@ struct ReloadEverySettingTests {
         #expect(waitFor { daemon.log.contains("configuration reloaded") }, "\(daemon.log)")
 
         let line = daemon.log.split(separator: "\n").first { $0.contains("configuration reloaded") }.map(String.init) ?? ""
+        #expect(!line.contains("read by no part"), "\(line)")
         let parts = line.components(separatedBy: "waiting for the next start: ")
         #expect(parts.count == 2, "\(line)")
         let waiting = Set((parts.last ?? "").components(separatedBy: ", "))
+        let applied = Set((parts.first ?? "").components(separatedBy: "applied ").last?
+            .components(separatedBy: ";").first?.components(separatedBy: ", ") ?? [])
         for setting in changed {
-            switch setting.reload {
-            case .nextStart: #expect(waiting.contains(setting.name), "\(setting.name) not named: \(line)")
-            case .applied: #expect(parts.first?.contains(setting.name) == true, "\(setting.name) not applied: \(line)")
-            }
+            #expect(applied.contains(setting.name) != waiting.contains(setting.name), "\(setting.name): \(line)")
         }
-        #expect(waiting.isSuperset(of: ["dbus", "still-rate", "socket-mode"]))
-        // Applied for real: the state shows the new system mask at once.
+        #expect(waiting == ["socket-mode", "device", "dbus", "tablet-mode-switch"], "\(line)")
+        #expect(applied.isSuperset(of: ["mask", "mount-matrix", "rate", "still-rate", "sampling", "max-clients"]), "\(line)")
+        // Applied for real: the state shows the new system mask at once, and status the new sampling policy.
         let client = try LineClient(path: daemon.socket)
         #expect(client.request(#""op":"get""#)?.mask == "landscape")
+        #expect(try daemon.poll(op: "status") { $0.sampling == "always" }?.sampling == "always", "\(daemon.log)")
+        #expect(daemon.signal(SIGTERM) == 0)
+    }
+
+    /// iio-sensor-proxy's reference reading, (0, -g, 0) in the sensor's frame, read through three matrices.
+    @Test(
+        "SIGHUP adding, changing and removing mount-matrix: the emulated sensor is read through the matrix now in force, and status shows it",
+        .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+    func mountMatrixEffect() throws {
+        let testbed = try UmockdevTestbed()
+        // udev's matrix turns the device half a turn: upside down.
+        _ = try testbed.addDevice(
+            "iio:device0", attributes: LiveSensorTests.portraitAttributes,
+            properties: ["ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1"])
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/orientd.conf"
+        let steps: [(file: String, device: String, source: String)] = [
+            ("mount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1\n", "landscape-left", "configuration"),
+            ("", "portrait-upside-down", "udev ACCEL_MOUNT_MATRIX"),
+            ("mount-matrix = 0, -1, 0; 1, 0, 0; 0, 0, 1\n", "landscape-right", "configuration"),
+            ("mount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1\n", "landscape-left", "configuration"),
+        ]
+        try steps[0].file.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(
+            ["--sampling", "always", "--config", config], folder: folder, environment: testbed.environment)
+        try daemon.waitUntilListening()
+        for (index, step) in steps.enumerated() {
+            if index > 0 {
+                try step.file.write(toFile: config, atomically: true, encoding: .utf8)
+                daemon.signal(SIGHUP)
+                #expect(waitFor { daemon.log.components(separatedBy: "configuration reloaded").count == index + 1 })
+            }
+            #expect(try daemon.poll { $0.device == step.device }?.device == step.device, "step \(index): \(daemon.log)")
+            let status = try daemon.poll(op: "status") { $0.sensorInfo?.mountMatrixSource == step.source }
+            #expect(status?.sensorInfo?.mountMatrixSource == step.source, "step \(index): \(daemon.log)")
+        }
         #expect(daemon.signal(SIGTERM) == 0)
     }
 

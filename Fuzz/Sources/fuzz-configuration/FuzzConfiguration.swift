@@ -1,4 +1,5 @@
 import OrientCore
+import OrientConfiguration
 import OrientServer
 
 /// Parses the input as a whole orientd.conf. Beyond not crashing:

@@ -61,9 +61,8 @@ public struct AccelerometerCandidate: Sendable, Equatable {
 
     /// The mount matrix and where it came from: the override, udev, then sysfs, else identity.
     /// A malformed matrix is skipped (and reported) in favour of the next source.
-    public func mountMatrix(override: MountMatrix?) -> (MountMatrix, SensorDescription.MatrixSource, [String]) {
+    public func mountMatrix() -> (MountMatrix, SensorDescription.MatrixSource, [String]) {
         var problems: [String] = []
-        if let override { return (override, .configuration, problems) }
         if let text = mountMatrixProperty {
             do {
                 return (try MountMatrix(parsing: text), .udevProperty, problems)

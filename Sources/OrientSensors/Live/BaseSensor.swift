@@ -39,7 +39,7 @@ final class BaseSensor {
         self.learned = learned
         self.logger = logger
         self.announce = announce
-        let (matrix, source, problems) = candidate.mountMatrix(override: nil)
+        let (matrix, source, problems) = candidate.mountMatrix()
         for problem in problems { logger.warning("\(problem)") }
         self.mountMatrix = matrix
         self.matrixSource = source

@@ -18,14 +18,16 @@ public struct IIOSampleSource: SampleSource {
         self.logger = logger
     }
 
-    public func start(_ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
+    public func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
         let stop = StopFlag()
         let handle = CaptureHandle { stop.set() }
         let configuration = self.configuration
         let logger = self.logger
         let learned = self.learned
         startThread(name: "orientd-capture") {
-            LiveCapture(configuration: configuration, deliver: deliver, stop: stop, logger: logger, learned: learned).run()
+            LiveCapture(
+                configuration: configuration, capture: capture, deliver: deliver, stop: stop, logger: logger, learned: learned
+            ).run()
             handle.markFinished()
         }
         return handle

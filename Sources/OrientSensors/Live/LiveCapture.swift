@@ -11,6 +11,7 @@ import OrientSampleSource
 /// The capture loop of ``IIOSampleSource``, confined to its thread.
 final class LiveCapture {
     private let configuration: LiveSensorConfiguration
+    private let capture: CaptureSettings
     private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
     private let logger: Logger
@@ -55,10 +56,11 @@ final class LiveCapture {
     private var lid: LidSwitch?
 
     init(
-        configuration: LiveSensorConfiguration, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger,
-        learned: LearnedGravity
+        configuration: LiveSensorConfiguration, capture: CaptureSettings, deliver: @escaping @Sendable (SensorEvent) -> Void,
+        stop: StopFlag, logger: Logger, learned: LearnedGravity
     ) {
         self.configuration = configuration
+        self.capture = capture
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
@@ -76,8 +78,8 @@ final class LiveCapture {
             return
         }
         openLid(udev)
-        let period = 1 / configuration.rate
-        var pace = SamplingPace(fullRate: configuration.rate, stillRate: configuration.stillRate ?? configuration.rate)
+        let period = 1 / capture.rate
+        var pace = SamplingPace(fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate)
         var nextRead = monotonicSeconds()
         while !stop.isSet {
             if reader == nil {
@@ -156,7 +158,7 @@ final class LiveCapture {
                 failures += 1
                 logger.warning("\(error); retrying in \(backoff) s (\(failures) in a row)")
                 if failures == Self.failuresBeforeUnavailable {
-                    deliver(.closed(reason: "\(failures) reads in a row failed: \(error)"))
+                    deliver(.lost(reason: "\(failures) reads in a row failed: \(error)"))
                 }
             }
             return nil
@@ -178,8 +180,8 @@ final class LiveCapture {
             announceNoSensor(reason)
         case .chosen(let chosen, let reason):
             do {
-                let device = try IIODevice(id: chosen.id, requestedRate: configuration.rate)
-                bufferedPeriod = 1 / configuration.rate
+                let device = try IIODevice(id: chosen.id, requestedRate: capture.rate)
+                bufferedPeriod = 1 / capture.rate
                 var opened: Reader = .polled(IIOPolledAccelerometer(device))
                 var pollingReason: String?
                 let access = BufferedAccess(deviceID: chosen.id, sysfsPath: chosen.path)
@@ -194,7 +196,7 @@ final class LiveCapture {
                         logger.info("\(chosen.id): no buffered capture (\(error)); polling")
                     }
                 }
-                let (matrix, source, problems) = chosen.mountMatrix(override: configuration.mountMatrixOverride)
+                let (matrix, source, problems) = chosen.mountMatrix()
                 for problem in problems { logger.warning("\(problem)") }
                 base = openBase(beside: chosen, candidates: candidates)
                 reader = opened
@@ -213,7 +215,7 @@ final class LiveCapture {
                 let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
                 let description = SensorDescription(
                     id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
-                    rate: device.rate ?? configuration.rate, mountMatrix: matrix, mountMatrixSource: source,
+                    rate: device.rate ?? capture.rate, mountMatrix: matrix, mountMatrixSource: source,
                     base: base?.description, scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
                 openedDescription = description
                 deliver(.opened(description))
@@ -273,7 +275,7 @@ final class LiveCapture {
         guard configuration.readsBase, let found = SensorSelection.base(from: candidates, display: display) else { return nil }
         do {
             let deliver = self.deliver
-            let sensor = try BaseSensor(found, rate: configuration.rate, learned: learned, logger: logger) {
+            let sensor = try BaseSensor(found, rate: capture.rate, learned: learned, logger: logger) {
                 deliver(.baseGravityLearned($0))
             }
             baseFailures = 0
@@ -319,7 +321,7 @@ final class LiveCapture {
         base = nil
         candidate = nil
         failures = 0
-        deliver(.closed(reason: reason))
+        deliver(.lost(reason: reason))
     }
 
     private func announceNoSensor(_ reason: String) {

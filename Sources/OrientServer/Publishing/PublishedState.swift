@@ -23,7 +23,7 @@ struct PublishedState {
     /// The convertible's posture has been committed since the sensors were last opened.
     private var postureSinceOpened = false
     /// A replayed trace ran out: nothing fresh will come.
-    private(set) var sourceEnded = false
+    private(set) var sourceHasEnded = false
 
     init(settings: Publisher.Settings, persistent: PersistentState) {
         self.settings = settings
@@ -68,7 +68,7 @@ struct PublishedState {
 
     /// How long a `get` should wait for the state to become fresh; `nil` to answer at once (it is fresh, it
     /// cannot become so, or no wait is configured).
-    var freshWait: Double? { isFresh || sourceEnded ? nil : settings.freshWait }
+    var freshWait: Double? { isFresh || sourceHasEnded ? nil : settings.freshWait }
 
     /// The view of a client that arrives now with `settings`, fed the device orientation as it is.
     func clientView(_ settings: SubscriptionSettings) throws(EmptyMaskError) -> InterfaceOrientationTracker {
@@ -101,14 +101,14 @@ struct PublishedState {
         return description.baseMountMatrix == nil ? forgetHinge() : ViewUpdate()
     }
 
-    /// The sensor was closed (no clients left): the state is kept, but is no longer fresh.
-    mutating func sensorClosed() {
+    /// The sensor service released the sensor (nobody wants it): the state is kept, but is no longer fresh.
+    mutating func sensorReleased() {
         sensorReading = false
     }
 
     /// A replayed trace ran out.
-    mutating func sourceEnd() {
-        sourceEnded = true
+    mutating func sourceEnded() {
+        sourceHasEnded = true
     }
 
     /// What one sample changed: the committed device orientation, and a convertible's posture, tablet mode or

@@ -1,3 +1,4 @@
+import OrientConfiguration
 import OrientCore
 import OrientProtocol
 import OrientSampleSource
@@ -86,7 +87,6 @@ public final class Publisher {
 
     public var settings: Settings { state.settings }
     public var systemMask: InterfaceOrientationMask { state.systemMask }
-    public var subscriberCount: Int { subscribers.count }
     public var locked: Bool { state.persistent.locked }
     /// See ``PublishedState/holdsUpright``.
     public var holdsUpright: Bool { state.holdsUpright }
@@ -214,13 +214,13 @@ public final class Publisher {
     }
 
     /// The sensor service closed the sensor (no clients left): the state is kept, but is no longer fresh.
-    public func sensorClosed() {
-        state.sensorClosed()
+    public func sensorReleased() {
+        state.sensorReleased()
     }
 
     /// A replayed trace ran out: `get` answers at once from now on.
-    public func captureEnded() {
-        state.sourceEnd()
+    public func sourceEnded() {
+        state.sourceEnded()
         answerPendingGets()
     }
 

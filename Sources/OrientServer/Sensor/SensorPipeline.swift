@@ -9,7 +9,8 @@ import OrientSampleSource
 ///
 /// Confined to the capture thread that feeds it; the daemon makes one per capture.
 final class SensorPipeline: @unchecked Sendable {
-    private let settings: PipelineSettings
+    /// The engine each opened sensor gets; its mount matrix, when set, wins over the sensor's own.
+    private let engineConfiguration: EngineConfiguration
     private let eventLoop: EventLoop
     private let publisher: NIOLoopBound<Publisher>
     private let sourceEnded: @Sendable () -> Void
@@ -23,10 +24,10 @@ final class SensorPipeline: @unchecked Sendable {
     private var refusalReported = false
 
     init(
-        settings: PipelineSettings, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, logger: Logger,
+        engine: EngineConfiguration, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, logger: Logger,
         sourceEnded: @escaping @Sendable () -> Void
     ) {
-        self.settings = settings
+        self.engineConfiguration = engine
         self.eventLoop = eventLoop
         self.publisher = publisher
         self.logger = logger
@@ -39,8 +40,10 @@ final class SensorPipeline: @unchecked Sendable {
         case .opened(let description):
             engine = makeEngine(for: description)
             engine?.setLidClosed(lidClosed)
-            logOpened(description, matrix: settings.engine.displayMatrix(given: description.mountMatrix))
-            eventLoop.execute { publisher.value.sensorOpened(description) }
+            // Published as in use: `status` shows the configuration's matrix when it names one.
+            let inUse = description.overridingMountMatrix(engineConfiguration.mountMatrix)
+            logOpened(inUse)
+            eventLoop.execute { publisher.value.sensorOpened(inUse) }
         case .sample(let sample):
             do {
                 guard let before = engine?.orientation.device, let update = try engine?.feed(sample) else { return }
@@ -67,7 +70,7 @@ final class SensorPipeline: @unchecked Sendable {
             logger.warning("base sensor unavailable: \(reason); posture unknown, the display alone turns the screen")
             _ = engine?.baseLost(time: lastTime ?? 0)
             eventLoop.execute { publisher.value.baseLost() }
-        case .closed(let reason):
+        case .lost(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
             eventLoop.execute { publisher.value.sensorLost(.unavailable) }
@@ -75,14 +78,14 @@ final class SensorPipeline: @unchecked Sendable {
             logger.notice("no sensor: \(reason)")
             engine = nil
             eventLoop.execute { publisher.value.sensorLost(.none) }
-        case .ended:
+        case .sourceEnded:
             sourceEnded()
         }
     }
 
     private func makeEngine(for description: SensorDescription) -> ConvertibleEngine? {
         do {
-            return try settings.engine.makeEngine(
+            return try engineConfiguration.makeEngine(
                 displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix)
         } catch {
             logger.error("cannot start the classifier: \(error)")
@@ -90,11 +93,12 @@ final class SensorPipeline: @unchecked Sendable {
         }
     }
 
-    private func logOpened(_ description: SensorDescription, matrix: MountMatrix) {
+    private func logOpened(_ description: SensorDescription) {
+        let matrix = description.mountMatrix
         logger.info(
             "sensor \(description.id) (\(description.name)), \(description.mode.rawValue), location \(description.location.rawValue)")
         let fixed = matrix.repairingHandedness()
-        if settings.engine.mountRepair, fixed.isApplied {
+        if engineConfiguration.mountRepair, fixed.isApplied {
             logger.notice(
                 "mount matrix \(matrix) (from \(description.mountMatrixSource)) is mirrored; using \(fixed.repaired) (z = x × y)")
         } else {
@@ -102,7 +106,7 @@ final class SensorPipeline: @unchecked Sendable {
         }
         guard let base = description.baseMountMatrix else { return }
         let fixedBase = base.repairingHandedness()
-        let repaired = settings.engine.mountRepair && fixedBase.isApplied
+        let repaired = engineConfiguration.mountRepair && fixedBase.isApplied
         let used = repaired ? " (mirrored; using \(fixedBase.repaired))" : ""
         let rotateIn = engine?.rotateIn.rawValue ?? "-"
         logger.info("base sensor: mount matrix \(base)\(used); posture and tablet mode read, rotate-in \(rotateIn)")

@@ -1,113 +1,130 @@
 import Logging
 import NIOCore
+import OrientConfiguration
 import OrientCore
-import OrientProtocol
 import OrientSampleSource
 import ServiceLifecycle
+import Synchronization
 
 /// Runs the sample source through the engine and hands every committed change to the publisher.
 ///
-/// The source is consumed only while enough clients are subscribed (on-demand sampling), and restarted when a
-/// reload changes the pipeline. When a replayed trace ends the service either keeps the last state published
-/// (the default) or returns, which shuts the daemon down (`--exit-at-end`).
-public struct SensorService: Service {
-    public enum Control: Sendable {
-        case subscribers(Int)
-        /// Clients of the D-Bus facade that claim the accelerometer.
-        case claims(Int)
-        /// A `get` waits for a fresh orientation (see ``Publisher/get(_:from:id:)``).
-        case freshStateWanted(Bool)
-        case reconfigure(PipelineSettings)
+/// The source is read only while someone wants it (``SensorDemand``: socket subscribers, D-Bus claims, a `get`
+/// waiting), and restarted when a reload changes the service's settings. When a replayed trace ends the service
+/// either keeps the last state published (the default) or returns, which shuts the daemon down (`--exit-at-end`).
+public final class SensorService: Service, ConfiguredPart {
+    /// What wakes the service's loop.
+    private enum Wake: Sendable {
+        case demand(SensorDemand.Level)
+        case reconfigured
         case sourceEnded
-    }
-
-    /// Where the service's controls wait until it runs. Made before the service, so that the publisher, which
-    /// the service needs, can be handed a way to tell it about subscribers when it is built.
-    public struct Inbox: Sendable {
-        fileprivate let stream: AsyncStream<Control>
-        fileprivate let continuation: AsyncStream<Control>.Continuation
-
-        public init() {
-            (stream, continuation) = AsyncStream.makeStream(of: Control.self)
-        }
-
-        /// Safe from any thread.
-        public func send(_ control: Control) {
-            continuation.yield(control)
-        }
     }
 
     private let source: any SampleSource
     private let eventLoop: EventLoop
     private let publisher: NIOLoopBound<Publisher>
-    private let controls: AsyncStream<Control>
-    private let controlInput: AsyncStream<Control>.Continuation
-    private let initialSettings: PipelineSettings
+    private let demand: SensorDemand
+    /// Subscribers that open the sensor on their own (D-Bus claims and a waiting `get` always do): `nil` decides
+    /// by `sampling`; a replay that waits for N subscribers before it plays sets N.
+    private let subscribersToOpen: Int?
+    /// Read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch must follow the
+    /// hinge whether or not anyone listens).
+    private let keepOpen: Bool
     private let exitAtEnd: Bool
     private let logger: Logger
+    private let settings = Mutex<SensorSettings?>(nil)
+    private let wakes: AsyncStream<Wake>
+    private let wake: AsyncStream<Wake>.Continuation
 
     public init(
-        source: any SampleSource, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, settings: PipelineSettings,
-        exitAtEnd: Bool, logger: Logger, inbox: Inbox = Inbox()
+        source: any SampleSource, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, demand: SensorDemand,
+        subscribersToOpen: Int? = nil, keepOpen: Bool = false, exitAtEnd: Bool = false, logger: Logger
     ) {
         self.source = source
         self.eventLoop = eventLoop
         self.publisher = publisher
-        self.initialSettings = settings
+        self.demand = demand
+        self.subscribersToOpen = subscribersToOpen
+        self.keepOpen = keepOpen
         self.exitAtEnd = exitAtEnd
         self.logger = logger
-        (controls, controlInput) = (inbox.stream, inbox.continuation)
+        (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
     }
 
-    /// Tells the service about subscriber counts and reloads. Safe from any thread.
-    public func send(_ control: Control) {
-        controlInput.yield(control)
+    // MARK: Settings
+
+    public static let reads = SettingsRead(whileRunning: [
+        "natural-orientation", "mount-matrix", "mount-repair", "rate", "still-rate", "sampling", "rotate-in",
+        "tablet-mode-on-angle", "tablet-mode-off-angle",
+    ] + DaemonSetting.all.filter { $0.section == DaemonSetting.classifierSection }.map(\.name))
+
+    public static func slice(of settings: RunSettings) -> SensorSettings {
+        let c = settings.configuration
+        var engine = c.engine
+        engine.natural = settings.panel.natural
+        return SensorSettings(engine: engine, sampling: c.sampling, capture: CaptureSettings(rate: c.rate, stillRate: c.stillRate))
     }
+
+    /// Taken by the running loop, which restarts an open capture with them.
+    public func apply(_ slice: SensorSettings) async -> Refusal? {
+        settings.withLock { $0 = slice }
+        wake.yield(.reconfigured)
+        return nil
+    }
+
+    // MARK: Running
 
     public func run() async {
-        var settings = initialSettings
-        var subscribers = 0
-        var claims = 0
-        var freshStateWanted = false
+        // Ends at graceful shutdown through a task group (not a merged sequence, whose lock order can deadlock
+        // against the task's cancellation): the loop's stream ends when the task is cancelled.
+        let (demand, wake) = (self.demand, self.wake)
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await level in demand.levels { wake.yield(.demand(level)) }
+                }
+                await self.serve()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func serve() async {
+        var level = SensorDemand.Level()
+        var running = settings.withLock { $0 } ?? SensorSettings()
         var capture: CaptureHandle?
         var ended = false
 
         func reconcile() async {
-            // A D-Bus claim or a waiting `get` counts as a subscriber (a replay that waits for N subscribers
-            // waits for sockets only).
-            let wanted = (subscribers >= settings.subscribersToRun || claims > 0 || freshStateWanted) && !ended
+            let threshold = subscribersToOpen ?? (running.sampling == .always || keepOpen ? 0 : 1)
+            let wanted = (level.subscribers >= threshold || level.claims > 0 || level.freshStateWanted) && !ended
             if wanted, capture == nil {
-                let why = freshStateWanted && subscribers == 0 && claims == 0
-                    ? "for a get" : "\(subscribers) subscriber(s), \(claims) D-Bus claim(s)"
+                let why = level.freshStateWanted && level.subscribers == 0 && level.claims == 0
+                    ? "for a get" : "\(level.subscribers) subscriber(s), \(level.claims) D-Bus claim(s)"
                 logger.info("opening the sensor (\(why))")
-                capture = startCapture(settings)
-            } else if !wanted, let running = capture {
-                await stop(running)
+                capture = startCapture(running)
+            } else if !wanted, let open = capture {
+                await release(open)
                 capture = nil
                 if !ended { logger.info("closed the sensor: no subscribers, no D-Bus claims, no get waiting") }
             }
         }
 
         await reconcile()
-        for await control in controls.cancelOnGracefulShutdown() {
-            switch control {
-            case .subscribers(let count):
-                subscribers = count
-            case .claims(let count):
-                claims = count
-            case .freshStateWanted(let wanted):
-                freshStateWanted = wanted
-            case .reconfigure(let next):
-                guard next != settings else { continue }
-                settings = next
-                if let running = capture {
-                    await stop(running)
+        for await wake in wakes {
+            switch wake {
+            case .demand(let next):
+                level = next
+            case .reconfigured:
+                guard let next = settings.withLock({ $0 }), next != running else { continue }
+                running = next
+                if let open = capture {
+                    await release(open)
                     capture = nil
                 }
             case .sourceEnded:
                 ended = true
                 let publisher = self.publisher
-                eventLoop.execute { publisher.value.captureEnded() }
+                eventLoop.execute { publisher.value.sourceEnded() }
                 if exitAtEnd {
                     logger.info("the replay ended: stopping (--exit-at-end)")
                     return
@@ -122,17 +139,17 @@ public struct SensorService: Service {
     /// Stops a capture; once its thread has ended, the publisher learns that the state is no longer fresh.
     /// Awaited: until the publisher knows, a `get` would still be answered as fresh without opening the sensor,
     /// and "closed the sensor" must not be logged before that is over.
-    private func stop(_ capture: CaptureHandle) async {
+    private func release(_ capture: CaptureHandle) async {
         await capture.stop()
         let publisher = self.publisher
-        try? await eventLoop.submit { publisher.value.sensorClosed() }.get()
+        try? await eventLoop.submit { publisher.value.sensorReleased() }.get()
     }
 
-    private func startCapture(_ settings: PipelineSettings) -> CaptureHandle {
-        let input = self.controlInput
+    private func startCapture(_ settings: SensorSettings) -> CaptureHandle {
+        let wake = self.wake
         let pipeline = SensorPipeline(
-            settings: settings, eventLoop: eventLoop, publisher: publisher, logger: logger,
-            sourceEnded: { input.yield(.sourceEnded) })
-        return source.start { pipeline.handle($0) }
+            engine: settings.engine, eventLoop: eventLoop, publisher: publisher, logger: logger,
+            sourceEnded: { wake.yield(.sourceEnded) })
+        return source.start(settings.capture) { pipeline.handle($0) }
     }
 }

@@ -11,8 +11,6 @@ public struct SystemdNotifier: Sendable {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public var isEnabled: Bool { socketPath != nil }
-
     /// Sends `message` (newline-separated assignments). Failures are ignored, as sd_notify's are.
     public func notify(_ message: String) {
         guard let socketPath else { return }

@@ -47,7 +47,7 @@ public enum CalibrationSession {
             }
         }
         defer { watcher.cancel() }
-        let configuration = { (id: String) in LiveSensorConfiguration(device: id, rate: 50, readsBase: false) }
+        let configuration = { (id: String) in LiveSensorConfiguration(device: id, readsBase: false) }
         let displaySource = IIOSampleSource(
             configuration: configuration(sensors.display.id), logger: environment.logger)
         let baseSource = sensors.base.map {
@@ -81,9 +81,9 @@ public enum CalibrationSession {
                     say(correction.explanation(device: descriptions.display?.displayName ?? sensors.display.id))
                 case .noSensor(let reason) where descriptions.display == nil:
                     throw .noSensor("cannot read \(sensors.display.id): \(reason)")
-                case .closed(let reason), .noSensor(let reason):
+                case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the display sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .ended:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .sourceEnded:
                     break
                 }
             case .base(let event):
@@ -97,9 +97,9 @@ public enum CalibrationSession {
                     say(correction.explanation(device: "base accelerometer " + (descriptions.base?.displayName ?? "")))
                 case .noSensor(let reason) where descriptions.base == nil:
                     throw .noSensor("cannot read the base sensor \(sensors.base?.id ?? ""): \(reason)")
-                case .closed(let reason), .noSensor(let reason):
+                case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the base sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .ended:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .sourceEnded:
                     break
                 }
             }

@@ -182,14 +182,19 @@ package struct DoctorReport: Codable {
         baseCandidate: AccelerometerCandidate?
     ) async {
         let source = IIOSampleSource(
-            configuration: LiveSensorConfiguration(device: chosen.id, mountMatrixOverride: override),
+            configuration: LiveSensorConfiguration(device: chosen.id),
             logger: Logger(label: "orientd doctor"))
         // Collect for `seconds`, then cancel: that ends the stream (and the capture thread) even when the
         // sensor is silent.
         let events = source.events()
+        // The configuration's matrix wins over the sensor's, as the daemon's engine has it.
+        let withOverride = { (event: SensorEvent) -> SensorEvent in
+            guard case .opened(let description) = event else { return event }
+            return .opened(description.overridingMountMatrix(override))
+        }
         let collector = Task<[SensorEvent], Never> {
             var collected: [SensorEvent] = []
-            for await event in events { collected.append(event) }
+            for await event in events { collected.append(withOverride(event)) }
             return collected
         }
         try? await Task.sleep(for: .seconds(seconds))
@@ -249,11 +254,11 @@ package struct DoctorReport: Codable {
                 engine?.setLidClosed(closed)
             case .baseLost(let why):
                 warnings.append("the base sensor went away: \(why)")
-            case .closed(let why):
+            case .lost(let why):
                 warnings.append("the sensor went away: \(why)")
             case .noSensor(let why):
                 warnings.append(why)
-            case .ended:
+            case .sourceEnded:
                 break
             }
         }

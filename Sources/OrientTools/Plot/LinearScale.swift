@@ -13,7 +13,4 @@ struct LinearScale {
     func callAsFunction(_ value: Double) -> Double {
         pixels.start + (value - domain.start) / (domain.end - domain.start) * (pixels.end - pixels.start)
     }
-
-    /// Pixels per unit of the domain.
-    var density: Double { abs(pixels.end - pixels.start) / (domain.end - domain.start) }
 }

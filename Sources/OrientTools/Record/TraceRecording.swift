@@ -67,12 +67,12 @@ package struct TraceRecording {
         case .baseLost(let reason):
             let skipped = writer?.columns == .displayAndBase ? "; nothing is written until it is back" : ""
             say("orientd: the base sensor went away: \(reason)\(skipped)")
-        case .closed(let reason):
+        case .lost(let reason):
             say("orientd: the sensor went away: \(reason)")
             if writer != nil { return .finished }
         case .noSensor(let reason):
             return .failed(status: 66, message: reason)
-        case .ended:
+        case .sourceEnded:
             break
         }
         return .next

@@ -1,5 +1,5 @@
 import OrientCore
-import OrientServer
+import OrientConfiguration
 import Testing
 
 @Suite("The settings table")
@@ -34,39 +34,45 @@ struct DaemonSettingTests {
         #expect(Set(options).count == options.count)
     }
 
-    @Test("A reload applies what it can and names what waits for the next start, setting by setting")
-    func reloadPlan() throws {
-        let started = DaemonConfiguration()
-        for setting in DaemonSetting.all {
-            let next = try changed(setting)
-            let plan = ReloadPlan(started: started, running: started, next: next)
-            switch setting.reload {
-            case .applied:
-                #expect(plan.applied.map(\.name) == [setting.name])
-                #expect(plan.waiting.isEmpty)
-            case .nextStart:
-                #expect(plan.waiting.map(\.name) == [setting.name])
-                #expect(plan.applied.isEmpty)
-                #expect(plan.summary.contains("waiting for the next start: \(setting.name)"))
-            }
-        }
-        // These three were read only at start and silently ignored by a reload; now they are named.
-        let waiting = Set(DaemonSetting.all.filter { $0.reload == .nextStart }.map(\.name))
-        #expect(waiting.isSuperset(of: ["dbus", "still-rate", "socket-mode"]))
-    }
+    /// Two parts: one takes the mask while running, the other reads the socket's mode at start and refuses nothing.
+    private let answers = [
+        PartAnswer(part: "Running", reads: SettingsRead(whileRunning: ["mask", "rate"])),
+        PartAnswer(part: "AtStart", reads: SettingsRead(atStart: ["socket-mode"])),
+    ]
 
-    @Test("The running configuration keeps the start-only settings as started; a second reload names them again")
-    func effective() throws {
+    @Test("A reload's report names each changed setting as its parts answered: applied, waiting, kept or read by no part")
+    func reloadReport() throws {
         let started = DaemonConfiguration()
         var next = started
-        next.stillRate = nil
         next.systemMask = .landscape
-        let effective = ReloadPlan.effective(started: started, next: next)
-        #expect(effective.stillRate == 5)
-        #expect(effective.systemMask == .landscape)
-        let again = ReloadPlan(started: started, running: effective, next: next)
-        #expect(again.applied.isEmpty)
-        #expect(again.waiting.map(\.name) == ["still-rate"])
+        next.socketMode = 0o600
+        next.maxClients = 5
+        let report = ReloadReport(started: started, running: started, next: next, answers: answers)
+        #expect(report.applied == ["mask"])
+        #expect(report.waiting == ["socket-mode"])
+        #expect(report.unread == ["max-clients"])
+        #expect(report.summary == "configuration reloaded; applied mask; changed but read only at start, so waiting for the "
+            + "next start: socket-mode; changed but read by no part: max-clients")
+        // A second reload with the same file applies nothing again, and still names what waits.
+        let again = ReloadReport(started: started, running: next, next: next, answers: answers)
+        #expect(again.applied.isEmpty && again.waiting == ["socket-mode"])
+        // Removing a setting from the file brings its default back: that is a change too.
+        let removed = ReloadReport(started: started, running: next, next: started, answers: answers)
+        #expect(removed.applied == ["mask"] && removed.waiting.isEmpty)
+    }
+
+    @Test("A setting a part kept at its old value is named as kept, not applied")
+    func refusal() {
+        let started = DaemonConfiguration()
+        var next = started
+        next.systemMask = .landscape
+        next.rate = 100
+        var refusing = answers
+        refusing[0].refusal = Refusal(["mask"], reason: "it would strand a subscriber")
+        let report = ReloadReport(started: started, running: started, next: next, answers: refusing)
+        #expect(report.applied == ["rate"])
+        #expect(report.refused == ["mask"])
+        #expect(report.summary.contains("kept mask"))
     }
 
     @Test("The command line takes every form, with the file's error texts")
@@ -112,7 +118,9 @@ struct DaemonSettingTests {
 
     @Test("The help lists every top-level setting's option and every classifier setting")
     func help() {
-        let help = SettingArguments.help
+        let help = SettingArguments.help(readAtStart: ["socket-mode"])
+        // Only the one setting said to be read at start is called so.
+        #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").components(separatedBy: "Read at start only.").count == 2)
         for setting in DaemonSetting.all {
             switch setting.form {
             case .value(let valueName): #expect(help.contains("--\(setting.option) <\(valueName)>"))

@@ -1,6 +1,6 @@
 import Foundation
 import OrientCore
-import OrientServer
+import OrientConfiguration
 import Testing
 
 @Suite("Configuration file")

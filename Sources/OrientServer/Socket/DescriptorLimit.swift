@@ -11,15 +11,15 @@ import Glibc
 /// accept() fails and NIO backs off, so the extra clients hang with no answer at all. Raising the soft limit to
 /// the hard one needs no privilege. When even the hard limit is too low, fewer clients are admitted, so that
 /// one too many still gets the `too-many-clients` line instead of a hang.
-enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Descriptors the daemon needs besides its clients: standard streams, the event loop's epoll, eventfd and
     /// timerfd, the listening socket, udev's monitor, the sensor, the state file being written, and the one
     /// accepted only to be refused. About 15 are open at once; twice that leaves room.
-    static let reserve = 32
+    package static let reserve = 32
 
     /// Raises the soft limit to the hard one if `maxClients` do not fit, and says so.
     /// - Returns: how many clients to admit: `maxClients`, or fewer when the hard limit is too low.
-    static func fit(maxClients: Int, logger: Logger) -> Int {
+    package static func fit(maxClients: Int, logger: Logger) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
             logger.warning("cannot read the open-file limit: \(String(cString: strerror(errno)))")

@@ -4,11 +4,11 @@ extension DaemonSetting {
     /// Every setting `orientd run` takes, in the order the sample orientd.conf and `check-config` list them.
     public static let all: [DaemonSetting] = [
         DaemonSetting(
-            "socket", .value("path"), at: \.socketPath, reload: .nextStart, example: "/run/orientd/other.sock",
+            "socket", .value("path"), at: \.socketPath, example: "/run/orientd/other.sock",
             summary: "The Unix socket to listen on (ignored under socket activation).",
             parse: { $0 }, show: { $0 }),
         DaemonSetting(
-            "socket-mode", .value("octal"), at: \.socketMode, reload: .nextStart, example: "0660",
+            "socket-mode", .value("octal"), at: \.socketMode, example: "0660",
             summary: "Permissions of the socket orientd creates.",
             parse: { (text) throws(SettingValueError) in
                 guard let mode = UInt16(text, radix: 8), mode <= 0o777 else {
@@ -17,61 +17,61 @@ extension DaemonSetting {
                 return mode
             }, show: { "0" + String($0, radix: 8) }),
         DaemonSetting(
-            "mask", .value("mask"), at: \.systemMask, reload: .applied, example: "landscape",
+            "mask", .value("mask"), at: \.systemMask, example: "landscape",
             summary: "The system mask: a name or a union such as portrait|landscape.",
             parse: { (text) throws(SettingValueError) in
                 do { return try InterfaceOrientationMask(parsing: text) } catch { throw SettingValueError("\(error)") }
             }, show: { $0.name }),
         DaemonSetting(
-            "preferred", .value("orientation"), at: \.preferred, reload: .applied, example: "landscape-right",
+            "preferred", .value("orientation"), at: \.preferred, example: "landscape-right",
             summary: "The interface orientation used when the device orientation decides nothing.",
             parse: { (text) throws(SettingValueError) in
                 do { return try InterfaceOrientation(parsingDrawable: text) } catch { throw SettingValueError("\(error)") }
             }, show: { $0?.rawValue ?? "none" }),
         DaemonSetting(
-            "natural-orientation", .value("auto|portrait|landscape"), at: \.naturalOrientation, reload: .applied,
+            "natural-orientation", .value("auto|portrait|landscape"), at: \.naturalOrientation,
             example: "landscape",
             summary: "The panel's shape as installed, which decides what portrait and landscape mean: auto finds the "
                 + "internal panel (a replayed trace's own line first), else portrait.",
             parse: SettingValue.named, show: { $0.rawValue }),
         DaemonSetting(
-            "device", .value("name|id|path"), at: \.device, reload: .nextStart, example: "iio:device1",
+            "device", .value("name|id|path"), at: \.device, example: "iio:device1",
             summary: "The accelerometer: a driver name, an id such as iio:device0, or a sysfs path.",
             parse: { $0 }, show: { $0 ?? "automatic (the display accelerometer)" }),
         DaemonSetting(
-            "mount-matrix", .value("matrix"), at: \.engine.mountMatrix, reload: .applied,
+            "mount-matrix", .value("matrix"), at: \.engine.mountMatrix,
             example: "0, -1, 0; -1, 0, 0; 0, 0, 1",
             summary: "A mount matrix that wins over every other source ('x1, y1, z1; x2, ...').",
             parse: { (text) throws(SettingValueError) in
                 do { return try MountMatrix(parsing: text) } catch { throw SettingValueError("\(error)") }
             }, show: { $0.map { "\($0)" } ?? "from udev or sysfs" }),
         DaemonSetting(
-            "mount-repair", .flag, at: \.engine.mountRepair, reload: .applied, example: "no",
+            "mount-repair", .flag, at: \.engine.mountRepair, example: "no",
             summary: "Replace each mount matrix's z row by x × y (most published matrices are mirror images).",
             parse: SettingValue.bool, show: SettingValue.yesNo),
         DaemonSetting(
-            "rate", .value("hz"), at: \.rate, reload: .nextStart, example: "100",
+            "rate", .value("hz"), at: \.rate, example: "100",
             summary: "Samples per second to ask of the sensor.",
             parse: SettingValue.number, show: { "\($0) Hz" }),
         DaemonSetting(
-            "still-rate", .value("hz|off"), at: \.stillRate, reload: .nextStart, example: "10",
+            "still-rate", .value("hz|off"), at: \.stillRate, example: "10",
             summary: "Samples per second once the device has been still for a second, or off.",
             parse: { (text) throws(SettingValueError) in text == "off" ? nil : try SettingValue.number(text) },
             show: { $0.map { "\($0) Hz (once still for a second)" } ?? "off" }),
         DaemonSetting(
-            "sampling", .value("on-demand|always"), at: \.sampling, reload: .applied, example: "always",
+            "sampling", .value("on-demand|always"), at: \.sampling, example: "always",
             summary: "When the sensor is open: on-demand (while a client is subscribed) or always.",
             parse: SettingValue.named, show: { $0.rawValue }),
         DaemonSetting(
-            "dbus", .flag, at: \.dbus, reload: .nextStart, example: "yes",
+            "dbus", .flag, at: \.dbus, example: "yes",
             summary: "Serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on the system bus.",
             parse: SettingValue.bool, show: { $0 ? "yes (net.hadess.SensorProxy on the system bus)" : "no" }),
         DaemonSetting(
-            "control-group", .value("group"), at: \.controlGroup, reload: .applied, example: "wheel",
+            "control-group", .value("group"), at: \.controlGroup, example: "wheel",
             summary: "Who may lock, unlock and set the mask besides root: a group name or number.",
             parse: { $0 }, show: { $0 ?? "none (root only)" }),
         DaemonSetting(
-            "max-clients", .value("n"), at: \.maxClients, reload: .applied, example: "50",
+            "max-clients", .value("n"), at: \.maxClients, example: "50",
             summary: "Refuse connections beyond this many clients.",
             parse: { (text) throws(SettingValueError) in
                 let n = try SettingValue.number(text)
@@ -81,7 +81,7 @@ extension DaemonSetting {
                 return Int(n)
             }, show: { "\($0)" }),
         DaemonSetting(
-            "request-timeout", .value("seconds"), at: \.requestTimeout, reload: .applied, example: "2.5",
+            "request-timeout", .value("seconds"), at: \.requestTimeout, example: "2.5",
             summary: "Close a connection whose request line stays unfinished this many seconds.",
             parse: { (text) throws(SettingValueError) in
                 let seconds = try SettingValue.number(text)
@@ -91,26 +91,26 @@ extension DaemonSetting {
                 return seconds
             }, show: { "\($0) s" }),
         DaemonSetting(
-            "state-directory", option: "state-dir", .value("path"), at: \.stateDirectory, reload: .nextStart,
+            "state-directory", option: "state-dir", .value("path"), at: \.stateDirectory,
             example: "/var/lib/orientd-other",
             summary: "Where the rotation lock and a run-time mask are kept.",
             parse: { $0 }, show: { $0 }),
         DaemonSetting(
-            "rotate-in", .value("always|tablet-mode"), at: \.engine.rotateIn, reload: .applied, example: "always",
+            "rotate-in", .value("always|tablet-mode"), at: \.engine.rotateIn, example: "always",
             summary: "On a convertible, when the screen turns with the device: always, or in tablet mode only (as a "
                 + "laptop it stays upright for the keyboard). Default: tablet-mode with a base sensor, else always.",
             parse: { (text) throws(SettingValueError) in try SettingValue.named(text) as RotateIn },
             show: { $0?.rawValue ?? "tablet-mode with a base (keyboard) sensor, always without one" }),
         DaemonSetting(
-            "tablet-mode-on-angle", .value("degrees"), at: \.engine.posture.tabletModeOnAngle, reload: .applied,
+            "tablet-mode-on-angle", .value("degrees"), at: \.engine.posture.tabletModeOnAngle,
             example: "210", summary: "Tablet mode comes on once the hinge opens this far (180 is flat).",
             parse: SettingValue.number, show: { "\($0)°" }),
         DaemonSetting(
-            "tablet-mode-off-angle", .value("degrees"), at: \.engine.posture.tabletModeOffAngle, reload: .applied,
+            "tablet-mode-off-angle", .value("degrees"), at: \.engine.posture.tabletModeOffAngle,
             example: "150", summary: "Tablet mode goes off once the hinge closes this far.",
             parse: SettingValue.number, show: { "\($0)°" }),
         DaemonSetting(
-            "tablet-mode-switch", .flag, at: \.tabletModeSwitch, reload: .nextStart, example: "yes",
+            "tablet-mode-switch", .flag, at: \.tabletModeSwitch, example: "yes",
             summary: "On a convertible, report tablet mode as a SW_TABLET_MODE switch (a uinput device) for "
                 + "libinput and the desktops.",
             parse: SettingValue.bool,
@@ -124,7 +124,7 @@ extension DaemonSetting {
         // A quarter above the default stays inside each range and keeps the settings' pairs in order.
         let example = ClassifierSettings()[key] * 1.25
         return DaemonSetting(
-            section: classifierSection, key.rawValue, .classifier, at: \.engine.classifier[key], reload: .applied,
+            section: classifierSection, key.rawValue, .classifier, at: \.engine.classifier[key],
             example: "\(example)", summary: key.summary,
             parse: SettingValue.number, show: { "\($0) \(key.unit)" })
     }

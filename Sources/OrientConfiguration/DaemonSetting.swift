@@ -2,19 +2,12 @@ import OrientCore
 
 /// One setting of `orientd run`, declared once (in ``DaemonSetting/all``): its key in the configuration file,
 /// its command-line option, how its text is parsed and what a bad value is told, where the value lands in
-/// ``DaemonConfiguration``, how `check-config` shows it, and whether a reload (SIGHUP) applies it.
+/// ``DaemonConfiguration`` and how `check-config` shows it. Whether a reload applies it is not said here: the
+/// running part that reads it answers that (``ConfiguredPart``).
 ///
 /// The configuration file, the command line, `check-config`, the manual and the reload all read this table, so
-/// a new setting is one entry here and one stored property where it lands.
+/// a new setting is one entry here, one stored property where it lands, and the part that reads it.
 public struct DaemonSetting: Sendable {
-    /// What SIGHUP does with a changed value.
-    public enum Reload: String, Sendable {
-        /// Applied to the running daemon.
-        case applied
-        /// Read only at start: a reload names it in the log as waiting for the next start.
-        case nextStart = "next start"
-    }
-
     /// How the setting is written on the command line.
     public enum Form: Sendable, Equatable {
         /// `--option VALUE`, with this value name in the help (`<hz|off>`).
@@ -32,7 +25,6 @@ public struct DaemonSetting: Sendable {
     /// The long option without its dashes (`state-dir`); for a classifier setting, the `NAME` of its assignment.
     public let option: String
     public let form: Form
-    public let reload: Reload
     /// What it does, in one line, for `orientd run --help` and the manual.
     public let summary: String
     /// A valid value other than the default (the tests reload each setting with it).
@@ -62,7 +54,7 @@ public struct DaemonSetting: Sendable {
 
     init<Value: Equatable & Sendable>(
         section: String? = nil, _ key: String, option: String? = nil, _ form: Form,
-        at path: WritableKeyPath<DaemonConfiguration, Value> & Sendable, reload: Reload, example: String, summary: String,
+        at path: WritableKeyPath<DaemonConfiguration, Value> & Sendable, example: String, summary: String,
         parse: @escaping @Sendable (String) throws(SettingValueError) -> Value,
         show: @escaping @Sendable (Value) -> String
     ) {
@@ -70,7 +62,6 @@ public struct DaemonSetting: Sendable {
         self.key = key
         self.option = option ?? key
         self.form = form
-        self.reload = reload
         self.summary = summary
         self.example = example
         self.assign = { (text, configuration) throws(SettingValueError) in configuration[keyPath: path] = try parse(text) }

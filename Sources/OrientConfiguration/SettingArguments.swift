@@ -56,8 +56,9 @@ public enum SettingArguments {
         throw ConfigurationError(message: "unknown option \(option) (`orientd run --help` lists them)")
     }
 
-    /// The settings' options, one paragraph each, for `orientd run --help` and its manual page.
-    public static var help: String {
+    /// The settings' options, one paragraph each, for `orientd run --help` and its manual page; those in
+    /// `readAtStart` (as the running parts declare them) are said to be read at start only.
+    public static func help(readAtStart: Set<String>) -> String {
         var lines = ["SETTINGS (each is also a key of the configuration file, which they override):"]
         for setting in DaemonSetting.all where setting.form != .classifier {
             let usage: String
@@ -65,7 +66,7 @@ public enum SettingArguments {
             case .value(let valueName): usage = "--\(setting.option) <\(valueName)>"
             case .flag, .classifier: usage = "--\(setting.option), --no-\(setting.option)"
             }
-            let reload = setting.reload == .nextStart ? " Read at start only." : ""
+            let reload = readAtStart.contains(setting.name) ? " Read at start only." : ""
             lines.append("  \(usage)")
             lines += wrapped("\(setting.summary) (key \(setting.name))\(reload)", indent: 8)
         }
