@@ -9,21 +9,24 @@ import Glibc
 #endif
 
 extension Orientd {
-    /// `orientd calibrate`: measures the mount matrices in three poses and writes the hwdb quirk.
+    /// `orientd calibrate`: measures the mount matrices in a few poses and writes the hwdb quirk.
     struct Calibrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure the accelerometers' mount matrices in three poses and write them as a hwdb quirk.",
+            abstract: "Measure the accelerometers' mount matrices in a few poses and write them as a hwdb quirk.",
             discussion: """
-                A guided session: pose 1, upright in the natural orientation (a convertible opened to about 90-130 \
-                degrees on a table); pose 2, a quarter turn onto the right edge, left edge up (a convertible still \
-                open, stood on its right side); pose 3, the check, lying flat with the screen up (a convertible \
-                opened flat or folded into a tablet). Each pose is taken once the readings have been still for about \
-                a second and a quarter turn (60 to 120 degrees) from the previous one, or at once by Enter when \
-                standard input is a terminal; without one, poses are taken by stillness alone, for scripts. A pose \
-                while still in the previous one, motion, or readings far from 1 g are refused with what to do. \
+                A guided session. A tablet: pose 1, upright in the natural orientation; pose 2, a quarter turn onto \
+                the right edge, left edge up; pose 3, another quarter turn, upside down; pose 4, lying flat with the \
+                screen up. A convertible: pose 1, opened to about 90-130 degrees on a table; pose 2, still open, stood \
+                on its right side; pose 3, folded into a tablet, screen up. Each pose is taken once the \
+                readings have been still for about a second and a quarter turn (60 to 120 degrees) from the previous \
+                one, or at once by Enter when standard input is a terminal; without one, poses are taken by stillness \
+                alone, for scripts. Where the device lies when calibrate starts is not a pose: pose 1 is taken by \
+                stillness only once the device has turned 30 degrees away from there (Enter takes it regardless). A \
+                pose while still in the previous one, motion, or readings far from 1 g are refused with what to do. \
                 From two poses each sensor's matrix follows (device axis i = row i . sensor vector, z = x cross y), \
-                taken as the nearest axis-aligned rotation when within 10 degrees of one; the third pose checks it \
-                within 20 degrees. A convertible's base sensor is measured in the frame the posture code uses (the \
+                taken as the nearest axis-aligned rotation when within 10 degrees of one; the other poses check it \
+                within 20 degrees, chosen so that a pose taken one step early fails a check instead of giving a matrix \
+                a quarter turn off. A convertible's base sensor is measured in the frame the posture code uses (the \
                 display's when opened flat, x along the hinge); its display, which leans back by an unknown angle \
                 when it stands open, is measured from poses 2 and 3 and checked by pose 1. \
                 The result is the hwdb block (match line sensor:modalias:<parent modalias>:dmi:*svn<vendor>:*pn<product>:* \
@@ -31,7 +34,7 @@ extension Orientd {
                 --no-write or the matrices in use are already right. Only calibrate's own earlier block for the same \
                 match is replaced, atomically; for the default file, systemd-hwdb update and udevadm trigger follow. \
                 Ctrl-C, or a sensor going away, before the end leaves every file as it was. Stop the orientd service \
-                first if the sensor cannot be shared. Exit status: 0 when done, 65 when the check pose disagrees, 66 \
+                first if the sensor cannot be shared. Exit status: 0 when done, 65 when a check pose disagrees, 66 \
                 when there is no sensor, 69 when a sensor goes away or no match line can be built, 73 or 74 when the \
                 file cannot be written or read, 130 when interrupted.
                 """

@@ -14,7 +14,11 @@ struct CalibrateLiveTests {
     static let dmi =
         "dmi:bvnACME:bvr1.07:bd03/14/2025:br1.7:svnACME:pnSlate10X:pvrRev2:rvnACME:rnSL10:cvnACME:ct30:cvr1:"
     /// Gravity in the display frame in each pose of a tablet.
-    static let tabletPoses = [Vector3(0, -1, 0), Vector3(1, 0, 0), Vector3(0, 0, -1)]
+    static let tabletPoses = [Vector3(0, -1, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, -1)]
+    /// Where a tablet lies when calibrate starts: face up on the desk.
+    static let onTheDesk: (display: Vector3, base: Vector3?) = (Vector3(0, 0, -1), nil)
+    /// Where a convertible lies: folded into a tablet on the desk, screen up, keys down.
+    static let foldedOnTheDesk: (display: Vector3, base: Vector3?) = (Vector3(0, 0, -1), Vector3(0, 0, 1))
 
     /// A machine with DMI data, a display accelerometer under an i2c parent, and for a convertible a base one.
     final class Machine {
@@ -124,13 +128,21 @@ struct CalibrateLiveTests {
     static let displayMatch = "sensor:modalias:acpi:BOSC0200::dmi:*svnACME:*pnSlate10X:*"
     static let baseMatch = "sensor:modalias:acpi:KIOX010A::dmi:*svnACME:*pnSlate10X:*"
 
-    /// Runs a session through the poses: each held until the tool says it took it.
+    /// Starts `orientd calibrate` with the device lying on the desk, and waits until it says it waits for pose 1.
+    static func startOnTheDesk(_ machine: Machine, _ arguments: [String]) throws -> CalibrateProcess {
+        let run = try machine.startCalibrate(arguments, pose: machine.base == nil ? onTheDesk : foldedOnTheDesk)
+        #expect(run.waitForLine(containing: "Waiting for pose 1") != nil, "\(run.stderr)")
+        return run
+    }
+
+    /// Starts a session with the device lying on the desk, then makes the poses: each held until the tool says it
+    /// took it.
     static func calibrate(
         _ machine: Machine, poses: [(display: Vector3, base: Vector3?)], arguments: [String]
     ) throws -> (status: Int32?, stdout: String, stderr: String) {
-        let run = try machine.startCalibrate(arguments, pose: poses[0])
+        let run = try startOnTheDesk(machine, arguments)
         for (index, pose) in poses.enumerated() {
-            if index > 0 { try machine.hold(display: pose.display, base: pose.base) }
+            try machine.hold(display: pose.display, base: pose.base)
             #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
         }
         return run.finish()
@@ -189,6 +201,45 @@ struct CalibrateLiveTests {
     }
 
     @Test(
+        "Left lying face up while the first instruction is read for 2.5 s, then the poses: the matrix written is right",
+        arguments: [tabletMountings[0], tabletMountings[2]])
+    func fromTheDesk(_ mounting: String) throws {
+        let matrix = try MountMatrix(parsing: mounting)
+        let machine = try Machine(display: matrix)
+        let file = try Self.folder() + "/61-sensor-local.hwdb"
+        let run = try machine.startCalibrate(["--hwdb-file", file], pose: Self.onTheDesk)
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(run.waitForLine(containing: "Waiting for pose 1") != nil, "\(run.stderr)")
+        #expect(!run.stderr.contains("Pose 1 taken"), "\(run.stderr)")
+        for (index, pose) in Self.tabletPoses.enumerated() {
+            try machine.hold(display: pose)
+            #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
+        }
+        let result = run.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == matrix.text, "\(written)")
+    }
+
+    @Test("Laid face up after starting on its edge, then the poses: pose 1 came one step early, so nothing is written")
+    func shiftedByOne() throws {
+        let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[3]))
+        let file = try Self.folder() + "/61-sensor-local.hwdb"
+        // Standing on its left edge in a dock when calibrate starts, then laid on the desk: a movement, and then
+        // stillness face up, taken as pose 1. The person's upright becomes pose 2, and so on.
+        let run = try machine.startCalibrate(["--hwdb-file", file], pose: (Vector3(-1, 0, 0), nil))
+        #expect(run.waitForLine(containing: "Waiting for pose 1") != nil, "\(run.stderr)")
+        for (index, pose) in ([Self.onTheDesk.display] + Self.tabletPoses.dropLast()).enumerated() {
+            try machine.hold(display: pose)
+            #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
+        }
+        let result = run.finish()
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("most likely a pose was taken before you made pose 1"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test(
         "A convertible: display and base in different rotations, the base's block says ACCEL_LOCATION=base, and the daemon's hinge angle follows"
     )
     func convertible() throws {
@@ -215,9 +266,8 @@ struct CalibrateLiveTests {
         let base = report["base"] as? [String: Any]
         #expect(base?["mountMatrix"] as? String == baseMatrix.text, "\(result.stdout)")
         #expect(base?["match"] as? String == Self.baseMatch)
-        #expect(
-            (report["display"] as? [String: Any])?["checkPose"] as? Int == 1,
-            "a convertible's display is checked standing open")
+        let checks = (report["display"] as? [String: Any])?["checks"] as? [[String: Any]]
+        #expect(checks?.map { $0["pose"] as? Int } == [1], "a convertible's display is checked standing open")
         #expect(report["written"] as? Bool == true)
         #expect(report["hwdbUpdated"] as? Bool == false, "only the system's own file is loaded into the hwdb")
 
@@ -265,7 +315,8 @@ struct CalibrateLiveTests {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[0])
         let machine = try Machine(display: matrix)
         let file = try Self.folder() + "/61-sensor-local.hwdb"
-        let run = try machine.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
+        let run = try Self.startOnTheDesk(machine, ["--hwdb-file", file])
+        try machine.hold(display: Self.tabletPoses[0])
         #expect(run.waitForLine(containing: "Pose 1 taken") != nil, "\(run.stderr)")
         // Tipped back 20 degrees: still too close to pose 1.
         var mark = run.mark
@@ -292,6 +343,8 @@ struct CalibrateLiveTests {
         try machine.hold(display: Self.tabletPoses[1])
         #expect(run.waitForLine(containing: "Pose 2 taken", after: mark) != nil, "\(run.stderr)")
         try machine.hold(display: Self.tabletPoses[2])
+        #expect(run.waitForLine(containing: "Pose 3 taken", after: mark) != nil, "\(run.stderr)")
+        try machine.hold(display: Self.tabletPoses[3])
         let result = run.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: file, encoding: .utf8)
@@ -307,7 +360,8 @@ struct CalibrateLiveTests {
         try before.write(toFile: file, atomically: false, encoding: .utf8)
 
         let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[1]))
-        let run = try machine.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
+        let run = try Self.startOnTheDesk(machine, ["--hwdb-file", file])
+        try machine.hold(display: Self.tabletPoses[0])
         #expect(run.waitForLine(containing: "Pose 1 taken") != nil, "\(run.stderr)")
         try machine.hold(display: Self.tabletPoses[1])
         #expect(run.waitForLine(containing: "Pose 2 taken") != nil, "\(run.stderr)")
@@ -319,7 +373,8 @@ struct CalibrateLiveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["61-sensor-local.hwdb"])
 
         let vanishing = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[1]))
-        let second = try vanishing.startCalibrate(["--hwdb-file", file], pose: (Self.tabletPoses[0], nil))
+        let second = try Self.startOnTheDesk(vanishing, ["--hwdb-file", file])
+        try vanishing.hold(display: Self.tabletPoses[0])
         #expect(second.waitForLine(containing: "Pose 1 taken") != nil, "\(second.stderr)")
         try vanishing.testbed.remove(vanishing.display.path)
         let gone = second.finish()
@@ -329,7 +384,7 @@ struct CalibrateLiveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["61-sensor-local.hwdb"])
     }
 
-    @Test("Nothing is written with --no-write, nor when pose 3 disagrees (pose 2 on the wrong edge)")
+    @Test("Nothing is written with --no-write, nor when pose 4 disagrees (pose 2 on the wrong edge)")
     func nothingWritten() throws {
         let matrix = try MountMatrix(parsing: Self.tabletMountings[3])
         let machine = try Machine(display: matrix)
@@ -343,8 +398,9 @@ struct CalibrateLiveTests {
             "\(measured.stdout)")
         #expect(!FileManager.default.fileExists(atPath: file))
 
-        // Stood on its left edge (right edge up) in pose 2: the matrix is a mirror, and lying flat reads face down.
-        let wrongEdge = [Vector3(0, -1, 0), Vector3(-1, 0, 0), Vector3(0, 0, -1)]
+        // Stood on its left edge (right edge up) in pose 2: the matrix is turned half a turn, and lying flat reads
+        // face down.
+        let wrongEdge = [Vector3(0, -1, 0), Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, -1)]
         let refused = try Self.calibrate(machine, poses: wrongEdge.map { ($0, nil) }, arguments: ["--hwdb-file", file])
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(
@@ -354,20 +410,27 @@ struct CalibrateLiveTests {
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
-    @Test("On a terminal, Enter takes the pose at once: while the device moves it is refused on the spot")
+    @Test(
+        "On a terminal, Enter takes pose 1 where the device stood from the start, and refuses a pose while it moves")
     func enterOnTerminal() throws {
         let machine = try Machine(display: try MountMatrix(parsing: Self.tabletMountings[0]))
-        let run = try machine.startCalibrate([], pose: (Self.tabletPoses[0], nil), noise: 60, onTerminal: true)
+        let run = try machine.startCalibrate([], pose: (Self.tabletPoses[0], nil), onTerminal: true)
         #expect(run.waitForLine(containing: "Enter takes it at once") != nil, "\(run.stderr)")
-        #expect(run.waitForLine(containing: "Pose 1 of 3") != nil)
+        #expect(run.waitForLine(containing: "Pose 1 of 4") != nil)
+        // Standing upright from the start (a convertible already open on the desk): stillness takes nothing.
+        let waiting = run.waitForLine(containing: "Waiting for pose 1")
+        #expect(waiting?.contains("or press Enter if it is in pose 1 already") == true, "\(run.stderr)")
+        run.pressEnter()
+        #expect(run.waitForLine(containing: "Pose 1 taken as upright") != nil, "\(run.stderr)")
+        // Shaken in pose 2, about 2.3 m/s² on each axis, until the tool says so; then Enter is refused on the spot.
+        try machine.hold(display: Self.tabletPoses[1], noise: 60)
+        let shaking = run.waitForLine(containing: "Pose 2 not taken", timeout: 30)
+        #expect(shaking?.contains("the device is moving") == true, "\(run.stderr)")
         let mark = run.mark
         run.pressEnter()
-        // Moving, or pressed before the first readings: either way the answer comes from Enter, not stillness.
-        let answer = run.waitForLine(containing: "Pose 1 not taken", after: mark, timeout: 30)
-        #expect(
-            answer?.contains("the device is moving") == true || answer?.contains("press Enter again") == true,
-            "\(run.stderr)")
-        #expect(!run.stderr.contains("Pose 1 taken"))
+        let answer = run.waitForLine(containing: "Pose 2 not taken", after: mark, timeout: 30)
+        #expect(answer?.contains("the device is moving") == true, "\(run.stderr)")
+        #expect(!run.stderr.contains("Pose 2 taken"))
         try run.hangUp()
         let result = run.finish()
         #expect(result.status == 130, "\(result.stderr)")
@@ -384,7 +447,7 @@ struct CalibrateLiveTests {
         #expect(
             refused.stderr.contains("cannot build the hwdb match line: the kernel gives no DMI modalias"),
             "\(refused.stderr)")
-        #expect(!refused.stderr.contains("Pose 1 of 3"))
+        #expect(!refused.stderr.contains("Pose 1 of"))
         let measured = try Self.calibrate(
             machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--no-write", "--json"])
         #expect(measured.status == 0, "\(measured.stderr)")

@@ -17,7 +17,17 @@ public struct CalibrationTolerances: Sendable, Equatable {
     }
 }
 
-/// A sensor's mount matrix as measured in the poses, and how the remaining pose checked it.
+/// One pose that did not fit the matrix, read through it.
+public struct PoseCheck: Sendable, Equatable {
+    public var pose: CalibrationPose
+    /// Gravity in the device frame in this pose, through the matrix, as a unit vector.
+    public var reading: Vector3
+    /// Degrees between ``reading`` and the nearest direction the pose allows.
+    public var error: Double
+    public var passed: Bool
+}
+
+/// A sensor's mount matrix as measured in the poses, and how the remaining poses checked it.
 public struct SensorCalibration: Sendable, Equatable {
     /// The rotation fitted to the two poses, to three decimals.
     public var measured: MountMatrix
@@ -26,36 +36,36 @@ public struct SensorCalibration: Sendable, Equatable {
     public var snapped: Bool
     /// Degrees from ``measured`` to the nearest axis-aligned rotation.
     public var degreesFromAxes: Double
-    /// The pose that was not used to fit the matrix.
-    public var checkPose: CalibrationPose
-    /// Gravity in the device frame at the check pose, through ``matrix``, as a unit vector.
-    public var checkReading: Vector3
-    /// Degrees between ``checkReading`` and the nearest direction that pose allows.
-    public var checkError: Double
-    public var passed: Bool
+    /// The poses not used to fit the matrix, in the order they were made.
+    public var checks: [PoseCheck]
+
+    public var passed: Bool { checks.allSatisfy(\.passed) }
 }
 
-/// The mount matrices from the gravity directions measured in ``CalibrationPose``s (each sensor's own frame).
+/// The mount matrices from the gravity directions measured in the ``CalibrationPlan``'s poses (each sensor's own
+/// frame).
 ///
-/// Which poses fix a matrix, and which checks it:
-/// - A tablet's display: upright and left edge up fix it, lying flat checks it (it must read face up).
-/// - A convertible's base: the same two (it lies flat on the table, then stands on its right side); lying flat
-///   checks that its z axis is vertical (opened flat or folded, either way up).
+/// Which poses fix a matrix, and which check it:
+/// - A tablet's display: upright and left edge up fix it; upside down and lying flat (it must read face up) check it.
+/// - A convertible's base: upright and left edge up (it lies flat on the table, then stands on its right side);
+///   folded into a tablet it must read keys down.
 /// - A convertible's display: standing open it leans back by however far the lid is opened beyond 90°, which is
-///   not known, so left edge up and lying flat (exactly face up, opened flat or folded) fix it, and standing open
-///   checks it: it must read upright, leaning back between 0 and ``CalibrationTolerances/maximumLean`` degrees.
+///   not known, so left edge up and folded flat (exactly face up) fix it, and standing open checks it: it must read
+///   upright, leaning back between 0 and ``CalibrationTolerances/maximumLean`` degrees.
 public enum MountCalibration {
     /// `nil` when a pose is missing or two of them are nearly parallel.
     public static func display(
         _ poses: [CalibrationPose: Vector3], convertible: Bool, tolerances: CalibrationTolerances = .init()
     ) -> SensorCalibration? {
+        let plan = CalibrationPlan.poses(convertible: convertible)
         if convertible {
-            return calibrate(poses, fitting: (.leftEdgeUp, .flat), gravity: \.displayGravity, tolerances: tolerances) {
-                leanError($0, tolerances: tolerances)
+            return calibrate(poses, plan: plan, fitting: (.leftEdgeUp, .flat), gravity: { $0.displayGravity }, tolerances) {
+                pose, reading in
+                pose == .upright ? leanError(reading, tolerances: tolerances) : reading.degrees(to: pose.displayGravity)
             }
         }
-        return calibrate(poses, fitting: (.upright, .leftEdgeUp), gravity: \.displayGravity, tolerances: tolerances) {
-            $0.degrees(to: CalibrationPose.flat.displayGravity)
+        return calibrate(poses, plan: plan, fitting: (.upright, .leftEdgeUp), gravity: { $0.displayGravity }, tolerances) {
+            pose, reading in reading.degrees(to: pose.displayGravity)
         }
     }
 
@@ -65,30 +75,35 @@ public enum MountCalibration {
     )
         -> SensorCalibration?
     {
-        calibrate(poses, fitting: (.upright, .leftEdgeUp), gravity: \.baseGravity, tolerances: tolerances) {
-            min($0.degrees(to: Vector3(0, 0, -1)), $0.degrees(to: Vector3(0, 0, 1)))
-        }
+        calibrate(
+            poses, plan: CalibrationPlan.poses(convertible: true), fitting: (.upright, .leftEdgeUp),
+            gravity: { $0.baseGravity }, tolerances
+        ) { pose, reading in reading.degrees(to: pose.baseGravity ?? .zero) }
     }
 
     private static func calibrate(
-        _ poses: [CalibrationPose: Vector3], fitting pair: (CalibrationPose, CalibrationPose),
-        gravity: KeyPath<CalibrationPose, Vector3>, tolerances: CalibrationTolerances, checkError: (Vector3) -> Double
+        _ poses: [CalibrationPose: Vector3], plan: [CalibrationPose], fitting pair: (CalibrationPose, CalibrationPose),
+        gravity: (CalibrationPose) -> Vector3?, _ tolerances: CalibrationTolerances,
+        checkError: (CalibrationPose, Vector3) -> Double
     ) -> SensorCalibration? {
-        guard let first = poses[pair.0], let second = poses[pair.1],
-            let checkPose = CalibrationPose.allCases.first(where: { $0 != pair.0 && $0 != pair.1 }),
-            let check = poses[checkPose],
+        guard plan.allSatisfy({ poses[$0] != nil }), let first = poses[pair.0], let second = poses[pair.1],
+            let firstGravity = gravity(pair.0), let secondGravity = gravity(pair.1),
             let fitted = MountMatrix.fitting(
-                GravityCorrespondence(sensor: first, device: pair.0[keyPath: gravity]),
-                GravityCorrespondence(sensor: second, device: pair.1[keyPath: gravity]))
+                GravityCorrespondence(sensor: first, device: firstGravity),
+                GravityCorrespondence(sensor: second, device: secondGravity))
         else { return nil }
         let (matrix, snapped) = fitted.snappedToAxes(within: tolerances.snap)
         let used = snapped ? matrix : fitted.rounded(places: 3)
-        let reading = (used.apply(check).normalized ?? .zero)
-        let error = checkError(reading)
+        let checks = plan.filter { $0 != pair.0 && $0 != pair.1 }.compactMap { pose in
+            poses[pose].map { measured in
+                let reading = used.apply(measured).normalized ?? .zero
+                let error = checkError(pose, reading)
+                return PoseCheck(pose: pose, reading: reading, error: error, passed: error <= tolerances.check)
+            }
+        }
         return SensorCalibration(
             measured: fitted.rounded(places: 3), matrix: used, snapped: snapped,
-            degreesFromAxes: fitted.degrees(from: fitted.nearestAxisAligned), checkPose: checkPose,
-            checkReading: reading, checkError: error, passed: error <= tolerances.check)
+            degreesFromAxes: fitted.degrees(from: fitted.nearestAxisAligned), checks: checks)
     }
 
     /// Degrees from `g` (the display standing open) to the nearest upright reading leaning back by 0 to

@@ -31,6 +31,9 @@ public enum PoseRefusal: Sendable, Equatable {
     case notOneG(g: Double, base: Bool)
     /// Too few readings to judge (Enter pressed before any came, or while the base sensor has none).
     case noReadings
+    /// Still where it was when the readings began: that is where the device happened to lie, not a pose the person
+    /// made. Said once, for the first still window.
+    case notMoved
 }
 
 /// What ``PoseAcceptance`` decided.
@@ -57,11 +60,14 @@ public struct PoseAcceptanceSettings: Sendable, Equatable {
     public var motionNotice: Double
     /// Seconds of readings Enter takes the pose from.
     public var enterWindow: Double
+    /// Degrees the device must turn away from where it was when the readings began before a first pose is taken by
+    /// stillness. A tap or a nudge turns it by a few degrees; picking it up or standing it up, by far more.
+    public var movement: Double
 
     public init(
         stillSeconds: Double = 0.8, stillTolerance: Double = 0.6, minimumReadings: Int = 8,
         turn: ClosedRange<Double> = 60...120,
-        gravityTolerance: Double = 0.15, motionNotice: Double = 4, enterWindow: Double = 0.5
+        gravityTolerance: Double = 0.15, motionNotice: Double = 4, enterWindow: Double = 0.5, movement: Double = 30
     ) {
         self.stillSeconds = stillSeconds
         self.stillTolerance = stillTolerance
@@ -70,6 +76,7 @@ public struct PoseAcceptanceSettings: Sendable, Equatable {
         self.gravityTolerance = gravityTolerance
         self.motionNotice = motionNotice
         self.enterWindow = enterWindow
+        self.movement = movement
     }
 }
 
@@ -78,21 +85,33 @@ public struct PoseAcceptanceSettings: Sendable, Equatable {
 /// A still window is judged once: taken, or refused with a reason. It is judged again only after a reading leaves
 /// it (the device moved), so holding a pose just taken, or one refused, repeats nothing. Motion that goes on
 /// without a still window is said every ``PoseAcceptanceSettings/motionNotice`` seconds.
+///
+/// With `waitsForMovement`, stillness takes no pose until the device has turned
+/// ``PoseAcceptanceSettings/movement`` degrees away from where it was when the readings began: a tablet left
+/// lying on the desk while the person reads the first instruction is not pose 1. Enter takes a pose regardless.
 public struct PoseAcceptance: Sendable {
     public let settings: PoseAcceptanceSettings
     /// Whether readings must carry a base reading (a convertible being calibrated).
     public let needsBase: Bool
     /// The display gravity of the last pose taken.
     public private(set) var previous: Vector3?
+    /// Whether stillness may take a pose yet: false until the device has moved, when waiting for movement.
+    public private(set) var hasMoved: Bool
+    /// The directions when the readings began (the mean of the first few), while waiting for movement.
+    private var origin: CalibrationReading?
+    private var saidNotMoved = false
     private var window: [CalibrationReading] = []
     /// The mean of the window last judged, until a reading moves away from it.
     private var judged: CalibrationReading?
     private var lastSaid: Double?
 
-    public init(settings: PoseAcceptanceSettings = .init(), needsBase: Bool, previous: Vector3? = nil) {
+    public init(
+        settings: PoseAcceptanceSettings = .init(), needsBase: Bool, waitsForMovement: Bool, previous: Vector3? = nil
+    ) {
         self.settings = settings
         self.needsBase = needsBase
         self.previous = previous
+        hasMoved = !waitsForMovement
     }
 
     /// Feeds one reading; returns a decision when a still window is judged, or when motion has gone on too long.
@@ -103,6 +122,7 @@ public struct PoseAcceptance: Sendable {
         let horizon = reading.time - settings.stillSeconds
         while window.count > settings.minimumReadings, window[1].time <= horizon { window.removeFirst() }
         if lastSaid == nil { lastSaid = reading.time }
+        if !hasMoved { noteMovement() }
         if let judged {
             guard spread(of: [reading], around: judged) > settings.stillTolerance else { return nil }
             self.judged = nil
@@ -122,7 +142,30 @@ public struct PoseAcceptance: Sendable {
         }
         judged = mean
         lastSaid = reading.time
+        guard hasMoved else {
+            guard !saidNotMoved else { return nil }
+            saidNotMoved = true
+            return .refused(.notMoved)
+        }
         return judge(mean)
+    }
+
+    /// Sets ``hasMoved`` once the mean of the latest few readings points ``PoseAcceptanceSettings/movement``
+    /// degrees away from the first few: a mean, so that the jolt of a tap does not count. The base counts too: turning
+    /// a convertible from a stand to a laptop turns the base over and leaves the display as it was. Readings under
+    /// half a g (a sensor's first zeros, or a scale not yet learned) point nowhere and are passed over.
+    private mutating func noteMovement() {
+        guard window.count >= settings.minimumReadings else { return }
+        let recent = mean(of: Array(window.suffix(settings.minimumReadings)))
+        let halfG = ClassifierSettings().gravity / 2
+        guard recent.display.length >= halfG, (recent.base?.length ?? halfG) >= halfG else { return }
+        guard let origin else {
+            origin = recent
+            return
+        }
+        var turn = recent.display.degrees(to: origin.display)
+        if let base = recent.base, let originBase = origin.base { turn = max(turn, base.degrees(to: originBase)) }
+        if turn >= settings.movement { hasMoved = true }
     }
 
     /// Enter: the pose from the readings of the last ``PoseAcceptanceSettings/enterWindow`` seconds, by the same
@@ -136,6 +179,8 @@ public struct PoseAcceptance: Sendable {
         guard spread <= settings.stillTolerance else { return .refused(.moving(spread: spread)) }
         judged = mean
         lastSaid = last.time
+        // Enter is the person's word that the device is in the pose, moved or not (a convertible standing open).
+        hasMoved = true
         return judge(mean)
     }
 

@@ -15,10 +15,8 @@ public struct CalibrationReport: Codable, Sendable {
         /// Whether ``mountMatrix`` is the axis-aligned rotation nearest the measured one.
         public var snapped: Bool
         public var degreesFromAxes: Double
-        public var checkPose: Int
-        /// Gravity in the device frame at the check pose, through ``mountMatrix``, in g.
-        public var checkReading: [Double]
-        public var checkError: Double
+        /// The poses that did not fit the matrix, each read through it.
+        public var checks: [Check]
         /// The matrix the system gives the sensor now, and where it comes from.
         public var inUse: String
         public var inUseSource: String
@@ -32,8 +30,21 @@ public struct CalibrationReport: Codable, Sendable {
         public var hwdb: String?
     }
 
-    public struct Pose: Codable, Sendable {
+    /// A pose that checked a matrix.
+    public struct Check: Codable, Sendable {
+        /// The pose's number in the session, from 1.
         public var pose: Int
+        /// Gravity in the device frame in that pose, through ``Sensor/mountMatrix``, in g.
+        public var reading: [Double]
+        /// Degrees from the direction the pose allows.
+        public var error: Double
+    }
+
+    public struct Pose: Codable, Sendable {
+        /// The pose's number in the session, from 1.
+        public var pose: Int
+        /// The pose it was taken as (``OrientCore/CalibrationPose``'s raw value).
+        public var name: String
         /// The mean reading in the sensor's own frame, m/s².
         public var display: [Double]
         public var base: [Double]?
@@ -84,7 +95,10 @@ public struct CalibrationReport: Codable, Sendable {
                 sensor.snapped
                 ? "the axis-aligned rotation \(PoseText.format(sensor.degreesFromAxes))° from the measured \(sensor.measured)"
                 : "as measured, \(PoseText.format(sensor.degreesFromAxes))° from any axis-aligned rotation"
-            lines.append("  \(how); pose \(sensor.checkPose) agrees within \(PoseText.format(sensor.checkError))°")
+            let numbers = sensor.checks.map { String($0.pose) }.joined(separator: " and ")
+            let checked = sensor.checks.count == 1 ? "pose \(numbers) agrees" : "poses \(numbers) agree"
+            let worst = sensor.checks.map(\.error).max() ?? 0
+            lines.append("  \(how); \(checked) within \(PoseText.format(worst))°")
             lines.append("  in use now: \(sensor.inUse) (from \(sensor.inUseSource)): \(sensor.verdict)")
         }
         let records = self.records

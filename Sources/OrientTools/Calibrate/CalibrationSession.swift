@@ -59,24 +59,24 @@ public enum CalibrationSession {
         let base = sensors.base.map { " and the base sensor \($0.name ?? $0.id) (\($0.id))" } ?? ""
         say("Calibrating \(sensors.display.name ?? sensors.display.id) (\(sensors.display.id))\(base).")
         say(
-            "Each pose is taken once the device has been still in it for a second"
+            "Each pose is taken once you have moved the device into it and it has been still for a second"
                 + (environment.readsEnter ? "; Enter takes it at once." : "."))
-        var poses = PoseSequence(convertible: sensors.base != nil)
-        say(PoseText.instruction(.upright, convertible: poses.convertible))
+        var poses = PoseSequence(convertible: sensors.base != nil, readsEnter: environment.readsEnter)
+        say(poses.instruction)
         var descriptions: (display: SensorDescription?, base: SensorDescription?) = (nil, nil)
         loop: for await input in inputs {
             switch input {
             case .interrupted(let signal):
                 throw .interrupted(signal)
             case .enter:
-                if poses.decide(poses.acceptance.takeNow(), say: say) { break loop }
+                if poses.enter(say: say) { break loop }
             case .display(let event):
                 switch event {
                 case .opened(let description) where descriptions.display == nil:
                     descriptions.display = description
                     say("Reading \(description.displayName): mount matrix now \(description.mountMatrix) (from \(description.mountMatrixSource)).")
                 case .sample(let sample):
-                    if let decision = poses.feedDisplay(sample), poses.decide(decision, say: say) { break loop }
+                    if poses.display(sample, say: say) { break loop }
                 case .gravityLearned(let correction):
                     say(correction.explanation(device: descriptions.display?.displayName ?? sensors.display.id))
                 case .noSensor(let reason) where descriptions.display == nil:
@@ -92,7 +92,7 @@ public enum CalibrationSession {
                     descriptions.base = description
                     say("Reading the base sensor \(description.displayName): mount matrix now \(description.mountMatrix) (from \(description.mountMatrixSource)).")
                 case .sample(let sample):
-                    poses.feedBase(sample)
+                    poses.base(sample)
                 case .gravityLearned(let correction):
                     say(correction.explanation(device: "base accelerometer " + (descriptions.base?.displayName ?? "")))
                 case .noSensor(let reason) where descriptions.base == nil:
@@ -112,7 +112,7 @@ public enum CalibrationSession {
         let results = try poses.results()
         var report = CalibrationReport(
             display: sensorReport(
-                results.display, description: displayDescription.mountMatrix,
+                results.display, plan: poses.plan, description: displayDescription.mountMatrix,
                 source: displayDescription.mountMatrixSource,
                 candidate: sensors.display, match: matches.display, isBase: false),
             base: nil, poses: poses.report, hwdbFile: request.hwdbFile, written: false, hwdbUpdated: false, notes: notes
@@ -127,7 +127,7 @@ public enum CalibrationSession {
         if let baseResult = results.base, let baseCandidate = sensors.base {
             let description = descriptions.base
             report.base = sensorReport(
-                baseResult, description: description?.mountMatrix ?? .identity,
+                baseResult, plan: poses.plan, description: description?.mountMatrix ?? .identity,
                 source: description?.mountMatrixSource ?? .identity,
                 candidate: baseCandidate, match: matches.base, isBase: true)
             if let match = matches.base, report.base?.alreadyRight == false {
@@ -157,7 +157,8 @@ public enum CalibrationSession {
     }
 
     private static func sensorReport(
-        _ result: SensorCalibration, description current: MountMatrix, source: SensorDescription.MatrixSource,
+        _ result: SensorCalibration, plan: [CalibrationPose], description current: MountMatrix,
+        source: SensorDescription.MatrixSource,
         candidate: AccelerometerCandidate, match: HwdbMatch?, isBase: Bool
     ) -> CalibrationReport.Sensor {
         // Right for every reader, not only for orientd (which repairs a mirrored z row).
@@ -180,11 +181,14 @@ public enum CalibrationSession {
         return CalibrationReport.Sensor(
             id: candidate.id, name: candidate.name ?? candidate.id, location: isBase ? "base" : "display",
             mountMatrix: result.matrix.text, measured: result.measured.text, snapped: result.snapped,
-            degreesFromAxes: (result.degreesFromAxes * 100).rounded() / 100, checkPose: result.checkPose.rawValue,
-            checkReading: [result.checkReading.x, result.checkReading.y, result.checkReading.z].map {
-                ($0 * 1000).rounded() / 1000
+            degreesFromAxes: (result.degreesFromAxes * 100).rounded() / 100,
+            checks: result.checks.map { check in
+                CalibrationReport.Check(
+                    pose: (plan.firstIndex(of: check.pose) ?? 0) + 1,
+                    reading: [check.reading.x, check.reading.y, check.reading.z].map { ($0 * 1000).rounded() / 1000 },
+                    error: (check.error * 100).rounded() / 100)
             },
-            checkError: (result.checkError * 100).rounded() / 100, inUse: current.text, inUseSource: source.description,
+            inUse: current.text, inUseSource: source.description,
             alreadyRight: alreadyRight, verdict: verdict, match: match?.line, hwdb: alreadyRight ? nil : block?.record)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import OrientScenarios
 import PropertyBased
 import Testing
 
@@ -33,10 +34,8 @@ struct MountCalibrationTests {
         gravity.mapValues { sensorReading($0 * g, mountedAs: matrix) }
     }
 
-    static let tabletGravity: [CalibrationPose: Vector3] = [
-        .upright: CalibrationPose.upright.displayGravity, .leftEdgeUp: CalibrationPose.leftEdgeUp.displayGravity,
-        .flat: CalibrationPose.flat.displayGravity,
-    ]
+    static let tabletGravity = Dictionary(
+        uniqueKeysWithValues: CalibrationPlan.poses(convertible: false).map { ($0, $0.displayGravity) })
 
     @Test("There are 24 axis-aligned rotations, all distinct, all proper")
     func twentyFour() {
@@ -47,7 +46,7 @@ struct MountCalibrationTests {
     }
 
     @Test(
-        "A tablet: each of the 24 mountings is measured exactly from upright and left edge up; flat checks it",
+        "A tablet: each of the 24 mountings is measured exactly from upright and left edge up; upside down and flat check it",
         arguments: 0..<24)
     func tablet(_ index: Int) throws {
         let mounting = Self.rotations[index]
@@ -56,8 +55,8 @@ struct MountCalibrationTests {
         #expect(result.matrix == mounting)
         #expect(result.snapped)
         #expect(result.degreesFromAxes < 1e-4)
-        #expect(result.checkPose == .flat)
-        #expect(result.passed && result.checkError < 1e-6)
+        #expect(result.checks.map(\.pose) == [.upsideDown, .flat])
+        #expect(result.passed && result.checks.allSatisfy { $0.error < 1e-6 })
         // The measured matrix turns every pose's reading back into the device frame's gravity.
         for (pose, gravity) in Self.tabletGravity {
             let reading = result.matrix.apply(Self.sensorReading(gravity, mountedAs: mounting))
@@ -73,15 +72,15 @@ struct MountCalibrationTests {
         let displayGravity: [CalibrationPose: Vector3] = [
             .upright: Self.standingOpen(hinge: hinge), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
         ]
-        // Lying flat, folded into a tablet for odd indices: the base then reads face down.
+        // Folded into a tablet: the base reads face down.
         let baseGravity: [CalibrationPose: Vector3] = [
-            .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, index % 2 == 0 ? -1 : 1),
+            .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, 1),
         ]
         let displayResult = try #require(
             MountCalibration.display(Self.poses(displayGravity, mountedAs: display), convertible: true))
         #expect(displayResult.matrix == display)
-        #expect(displayResult.checkPose == .upright)
-        #expect(displayResult.passed, "lean \(hinge - 90)°: \(displayResult.checkError)°")
+        #expect(displayResult.checks.map(\.pose) == [.upright])
+        #expect(displayResult.passed, "lean \(hinge - 90)°: \(displayResult.checks)")
         let baseResult = try #require(MountCalibration.base(Self.poses(baseGravity, mountedAs: base)))
         #expect(baseResult.matrix == base)
         #expect(baseResult.passed)
@@ -102,7 +101,7 @@ struct MountCalibrationTests {
             MountCalibration.base(
                 Self.poses(
                     [
-                        .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
+                        .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, 1),
                     ], mountedAs: base)))
         // A laptop open at 125° on a desk, read through the calibrated matrices.
         let displayReading = Self.sensorReading(Self.standingOpen(hinge: 125), mountedAs: display)
@@ -116,14 +115,14 @@ struct MountCalibrationTests {
     func noise() async {
         let errors = Gen.double(in: -4...4)
         await propertyCheck(
-            count: 300, input: Gen.int(in: 0...23), errors.array(of: 6), Gen.double(in: 0.95...1.05), Gen.bool
+            count: 300, input: Gen.int(in: 0...23), errors.array(of: 8), Gen.double(in: 0.95...1.05), Gen.bool
         ) { index, tilts, scale, convertible in
             let mounting = Self.rotations[index]
             let axes = [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]
             var gravity = Self.tabletGravity
             if convertible { gravity[.upright] = Self.standingOpen(hinge: 120) }
             for (offset, pose) in CalibrationPose.allCases.enumerated() {
-                let tilted = Self.rotate(gravity[pose]!, about: axes[offset], degrees: tilts[2 * offset])
+                let tilted = Self.rotate(gravity[pose]!, about: axes[offset % 3], degrees: tilts[2 * offset])
                 gravity[pose] = Self.rotate(tilted, about: axes[(offset + 1) % 3], degrees: tilts[2 * offset + 1])
             }
             let result = MountCalibration.display(
@@ -149,15 +148,17 @@ struct MountCalibrationTests {
         #expect(result.passed)
     }
 
-    @Test("Pose 2 on the wrong edge (right edge up) gives a mirror that pose 3 catches: it reads face down")
+    @Test("Pose 2 on the wrong edge (right edge up) gives a matrix that lying flat catches: it reads face down")
     func wrongEdgeCaught() throws {
         var gravity = Self.tabletGravity
         gravity[.leftEdgeUp] = Vector3(-1, 0, 0)
         let result = try #require(
             MountCalibration.display(Self.poses(gravity, mountedAs: Self.rotations[3]), convertible: false))
         #expect(!result.passed)
-        #expect(result.checkReading.z > 0.99, "face down: \(result.checkReading)")
-        #expect(abs(result.checkError - 180) < 1e-6)
+        #expect(result.checks.map(\.passed) == [true, false], "upside down still fits; flat does not")
+        let flat = try #require(result.checks.last)
+        #expect(flat.reading.z > 0.99, "face down: \(flat.reading)")
+        #expect(abs(flat.error - 180) < 1e-6)
     }
 
     @Test("A convertible's display that stood leaning forward, or more than 60 degrees back, fails its check")
@@ -168,7 +169,7 @@ struct MountCalibrationTests {
             ]
             let result = try #require(
                 MountCalibration.display(Self.poses(gravity, mountedAs: .identity), convertible: true))
-            #expect(result.passed == passes, "hinge \(hinge): \(result.checkError)°")
+            #expect(result.passed == passes, "hinge \(hinge): \(result.checks)")
         }
     }
 
@@ -197,5 +198,22 @@ struct MountCalibrationTests {
         #expect(matrix.isRotation(tolerance: 1e-9))
         #expect(abs(matrix.apply(first).degrees(to: Vector3(0, -1, 0)) - 5) < 1e-9)
         #expect(abs(matrix.apply(second).degrees(to: Vector3(1, 0, 0)) - 5) < 1e-9)
+    }
+
+    @Test("A base that lay keys down in pose 1 (a stand, not a laptop), or opened flat in pose 3: folded flat catches it")
+    func baseKeysDown() throws {
+        let base = Self.rotations[13]
+        // As a stand at 290°, the display reads as it does open at 110° on the table; the base lies keys down.
+        let stand = FoldPose.stand(290).readings(gravity: 1).base
+        let standFirst: [CalibrationPose: Vector3] = [.upright: stand, .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, 1)]
+        let fromStand = try #require(MountCalibration.base(Self.poses(standFirst, mountedAs: base)))
+        #expect(fromStand.matrix != base)
+        #expect(!fromStand.passed, "\(fromStand.checks)")
+        let openedFlat: [CalibrationPose: Vector3] = [
+            .upright: Vector3(0, 0, -1), .leftEdgeUp: Vector3(1, 0, 0), .flat: Vector3(0, 0, -1),
+        ]
+        let result = try #require(MountCalibration.base(Self.poses(openedFlat, mountedAs: base)))
+        #expect(result.matrix == base)
+        #expect(!result.passed)
     }
 }
