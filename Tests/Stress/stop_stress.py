@@ -92,6 +92,8 @@ def wait_for(condition, seconds):
 def backtraces(pid):
     """Every thread's backtrace (gdb), written whole to a file kept after the run; returns that file's path and
     the frames that usually tell a deadlock (locks, cancellation, async iteration)."""
+    if shutil.which("gdb") is None:
+        return "(no gdb here for the backtraces)"
     result = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt"],
                             capture_output=True, text=True, timeout=60)
     path = os.path.join(tempfile.gettempdir(), f"orientd-hang-{pid}.txt")
