@@ -50,12 +50,15 @@ public struct ReplaySource: SampleSource {
     /// instead, since Task.sleep starts libdispatch's thread pool, whose monitor then wakes the process every
     /// second and whose threads each take a stack and a heap arena.
     public typealias Sleep = @Sendable (Duration) async throws -> Void
+    /// How the replay reads the time it paces by: the continuous clock by default. A test gives a clock that
+    /// moves only by what `sleep` was asked, so that pacing is checked without waiting.
+    public typealias Now = @Sendable () -> ContinuousClock.Instant
 
     /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
     /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
     public init(
         path: String, speed: Speed = .factor(1), loop: Bool = false, mountMatrixOverride: MountMatrix? = nil,
-        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }
+        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }, now: @escaping Now = { .now }
     ) throws(TraceError) {
         let reader = try TraceReader(path: path)
         self.path = path
@@ -64,7 +67,8 @@ public struct ReplaySource: SampleSource {
         self.mountMatrixOverride = mountMatrixOverride
         self.naturalOrientation = reader.metadata.naturalOrientation
         self.cursor = ReplayCursor(
-            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride, sleep: sleep)
+            reader: reader, path: path, speed: speed, loop: loop, mountMatrixOverride: mountMatrixOverride, sleep: sleep,
+            now: now)
     }
 
     /// The replay wakes at most once per interval and hands over every sample due by then (see `pace`).
@@ -104,8 +108,8 @@ private final class ReplayCursor: @unchecked Sendable {
     private let speed: ReplaySource.Speed
     private let loop: Bool
     private let mountMatrixOverride: MountMatrix?
-    private let clock = ContinuousClock()
     private let sleep: ReplaySource.Sleep
+    private let now: ReplaySource.Now
     private var reader: TraceReader?
     private var opened = false
     private var finished = false
@@ -123,9 +127,10 @@ private final class ReplayCursor: @unchecked Sendable {
 
     init(
         reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool, mountMatrixOverride: MountMatrix?,
-        sleep: @escaping ReplaySource.Sleep
+        sleep: @escaping ReplaySource.Sleep, now: @escaping ReplaySource.Now
     ) {
         self.sleep = sleep
+        self.now = now
         self.reader = reader
         self.path = path
         self.speed = speed
@@ -198,7 +203,7 @@ private final class ReplayCursor: @unchecked Sendable {
 
     private func pace(_ time: Double) async throws {
         guard case .factor(let factor) = speed else { return }
-        let now = clock.now
+        let now = self.now()
         guard let start else {
             start = (now, time)
             return
@@ -209,7 +214,7 @@ private final class ReplayCursor: @unchecked Sendable {
         // delivered together, as a buffered sensor's FIFO hands them over at its watermark. Each carries its
         // own time, so what the classifier makes of them does not change; only the wakeups do.
         let intervals = ((deadline - start.instant) / ReplaySource.batchInterval).rounded(.up)
-        try await sleep(start.instant + ReplaySource.batchInterval * intervals - clock.now)
+        try await sleep(start.instant + ReplaySource.batchInterval * intervals - self.now())
     }
 
     /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.
