@@ -167,6 +167,9 @@ let package = Package(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus"]),
+        .testTarget(
+            name: "OrientPosixTests",
+            dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
