@@ -182,6 +182,11 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore"]),
+        .testTarget(
+            name: "OrientPosixTests",
+            dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),
+        // CLinuxInput for the kernel's event type, to build and read the events the switches decode and encode.
+        .testTarget(name: "OrientInputTests", dependencies: ["OrientInput", "CLinuxInput"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(

@@ -40,19 +40,26 @@ public final class LidSwitch {
         while true {
             let count = events.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            for event in events.prefix(count / MemoryLayout<input_event>.stride)
-            where event.type == UInt16(EV_SW) && event.code == UInt16(SW_LID) {
-                closed = event.value != 0
-                changed = closed
+            if let lid = Self.lidState(after: events.prefix(count / MemoryLayout<input_event>.stride)) {
+                closed = lid
+                changed = lid
             }
         }
         return changed
     }
 
+    /// Whether the lid is shut after `events`, as the last SW_LID event among them says; `nil` when none is.
+    static func lidState(after events: some Sequence<input_event>) -> Bool? {
+        var shut: Bool?
+        // By type and code: a SYN_REPORT has SW_LID's code (0) too.
+        for event in events where event.type == UInt16(EV_SW) && event.code == UInt16(SW_LID) { shut = event.value != 0 }
+        return shut
+    }
+
     /// EVIOCGSW's bitmask holds every switch up to SW_MAX.
     private static let bitmaskBytes = (Int(SW_MAX) + 8) / 8
 
-    private static func isSet(_ bit: Int, in bytes: [UInt8]) -> Bool {
+    static func isSet(_ bit: Int, in bytes: [UInt8]) -> Bool {
         bit / 8 < bytes.count && bytes[bit / 8] & (1 << UInt8(bit % 8)) != 0
     }
 }

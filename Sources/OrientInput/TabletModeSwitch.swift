@@ -12,22 +12,25 @@ public final class TabletModeSwitch {
     /// The name libinput and `libinput list-devices` show.
     public static let deviceName = "orientd tablet mode switch"
 
-    private var descriptor: Int32
+    private let descriptor: Int32
     /// What the device reports now: unknown counts as off, as a laptop without the switch.
     public private(set) var reported = false
 
     /// Creates the device, reporting off. Throws when /dev/uinput cannot be opened or set up.
     public init(path: String = TabletModeSwitch.devicePath) throws(InputDeviceError) {
-        descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputDeviceError("open \(path)", errno: errno) }
         do {
-            try check(orientd_uinput_enable_event_type(descriptor, Int32(EV_SW)), "UI_SET_EVBIT EV_SW")
-            try check(orientd_uinput_enable_switch(descriptor, Int32(SW_TABLET_MODE)), "UI_SET_SWBIT SW_TABLET_MODE")
-            try check(orientd_uinput_create(descriptor, Self.deviceName, 0, 0), "UI_DEV_SETUP and UI_DEV_CREATE")
+            try Self.check(orientd_uinput_enable_event_type(descriptor, Int32(EV_SW)), "UI_SET_EVBIT EV_SW")
+            try Self.check(orientd_uinput_enable_switch(descriptor, Int32(SW_TABLET_MODE)), "UI_SET_SWBIT SW_TABLET_MODE")
+            try Self.check(orientd_uinput_create(descriptor, Self.deviceName, 0, 0), "UI_DEV_SETUP and UI_DEV_CREATE")
         } catch {
             close(descriptor)
             throw error
         }
+        // Set only once the device exists: a class whose init throws after every property is set is deinitialised,
+        // and deinit would destroy and close the descriptor a second time.
+        self.descriptor = descriptor
     }
 
     deinit {
@@ -39,18 +42,20 @@ public final class TabletModeSwitch {
     public func report(_ tabletMode: Bool?) throws(InputDeviceError) {
         let on = tabletMode ?? false
         guard on != reported else { return }
-        // The switch's new state, then the report that ends the frame: libinput reads them together.
-        var events = [
-            event(type: EV_SW, code: SW_TABLET_MODE, value: on ? 1 : 0),
-            event(type: EV_SYN, code: SYN_REPORT, value: 0),
-        ]
+        var events = Self.frame(tabletMode: on)
         let size = MemoryLayout<input_event>.stride * events.count
         let written = events.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, size) }
         guard written == size else { throw InputDeviceError("write SW_TABLET_MODE", errno: written < 0 ? errno : EIO) }
         reported = on
     }
 
-    private func event(type: Int32, code: Int32, value: Int32) -> input_event {
+    /// The events that report the switch's new state: the state, then the report that ends the frame (libinput
+    /// reads them together).
+    static func frame(tabletMode on: Bool) -> [input_event] {
+        [event(type: EV_SW, code: SW_TABLET_MODE, value: on ? 1 : 0), event(type: EV_SYN, code: SYN_REPORT, value: 0)]
+    }
+
+    private static func event(type: Int32, code: Int32, value: Int32) -> input_event {
         var event = input_event()
         event.type = UInt16(type)
         event.code = UInt16(code)
@@ -58,7 +63,7 @@ public final class TabletModeSwitch {
         return event
     }
 
-    private func check(_ result: Int32, _ operation: String) throws(InputDeviceError) {
+    private static func check(_ result: Int32, _ operation: String) throws(InputDeviceError) {
         guard result >= 0 else { throw InputDeviceError(operation, errno: errno) }
     }
 }

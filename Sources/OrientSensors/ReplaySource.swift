@@ -48,12 +48,15 @@ public struct ReplaySource: SampleSource {
     /// instead, since Task.sleep starts libdispatch's thread pool, whose monitor then wakes the process every
     /// second and whose threads each take a stack and a heap arena.
     public typealias Sleep = @Sendable (Duration) async throws -> Void
+    /// How the replay reads the time it paces by: the continuous clock by default. A test gives a clock that
+    /// moves only by what `sleep` was asked, so that pacing is checked without waiting.
+    public typealias Now = @Sendable () -> ContinuousClock.Instant
 
     /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
     /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
     public init(
         path: String, speed: Speed = .factor(1), loop: Bool = false,
-        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }
+        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }, now: @escaping Now = { .now }
     ) throws(TraceError) {
         let reader = try TraceReader(path: path)
         self.path = path
@@ -61,7 +64,7 @@ public struct ReplaySource: SampleSource {
         self.loop = loop
         self.naturalOrientation = reader.metadata.naturalOrientation
         self.cursor = ReplayCursor(
-            reader: reader, path: path, speed: speed, loop: loop, sleep: sleep)
+            reader: reader, path: path, speed: speed, loop: loop, sleep: sleep, now: now)
     }
 
     /// The replay wakes at most once per interval and hands over every sample due by then (see `pace`).
@@ -101,8 +104,8 @@ private final class ReplayCursor: @unchecked Sendable {
     private let path: String
     private let speed: ReplaySource.Speed
     private let loop: Bool
-    private let clock = ContinuousClock()
     private let sleep: ReplaySource.Sleep
+    private let now: ReplaySource.Now
     private var reader: TraceReader?
     private var opened = false
     private var finished = false
@@ -120,9 +123,10 @@ private final class ReplayCursor: @unchecked Sendable {
 
     init(
         reader: TraceReader, path: String, speed: ReplaySource.Speed, loop: Bool,
-        sleep: @escaping ReplaySource.Sleep
+        sleep: @escaping ReplaySource.Sleep, now: @escaping ReplaySource.Now
     ) {
         self.sleep = sleep
+        self.now = now
         self.reader = reader
         self.path = path
         self.speed = speed
@@ -194,7 +198,7 @@ private final class ReplayCursor: @unchecked Sendable {
 
     private func pace(_ time: Double) async throws {
         guard case .factor(let factor) = speed else { return }
-        let now = clock.now
+        let now = self.now()
         guard let start else {
             start = (now, time)
             return
@@ -205,7 +209,7 @@ private final class ReplayCursor: @unchecked Sendable {
         // delivered together, as a buffered sensor's FIFO hands them over at its watermark. Each carries its
         // own time, so what the classifier makes of them does not change; only the wakeups do.
         let intervals = ((deadline - start.instant) / ReplaySource.batchInterval).rounded(.up)
-        try await sleep(start.instant + ReplaySource.batchInterval * intervals - clock.now)
+        try await sleep(start.instant + ReplaySource.batchInterval * intervals - self.now())
     }
 
     /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.

@@ -1,7 +1,7 @@
 import Foundation
 import OrientCore
 import OrientSampleSource
-import OrientSensors
+@testable import OrientSensors
 import OrientTrace
 import Synchronization
 import Testing
@@ -58,14 +58,22 @@ struct ReplaySourceTests {
         #expect(events.last == .sourceEnded)
     }
 
-    @Test("Paced by the trace's own times: two seconds of trace at speed 10 take at least 0.2 s")
+    @Test("Paced by the trace's own times: two seconds of trace at speed 10 take 0.2 s, no sample early or late")
     func pacing() async throws {
-        let source = try ReplaySource(path: try traceFile(count: 201), speed: .factor(10))
-        let clock = ContinuousClock()
-        let start = clock.now
-        let events = await collect(source.events())
-        #expect(sampleTimes(events).count == 201)
-        #expect(clock.now - start >= .milliseconds(195))
+        let clock = SteppedClock()
+        let source = try ReplaySource(path: try traceFile(count: 201), speed: .factor(10), sleep: clock.sleep, now: clock.now)
+        var arrivals: [(time: Double, at: Duration)] = []
+        for await event in source.events() {
+            if case .sample(let sample) = event { arrivals.append((sample.time, clock.elapsed)) }
+        }
+        #expect(arrivals.count == 201)
+        for (time, at) in arrivals {
+            // The first sample is the origin; each later one is due a tenth of its trace time after it.
+            let due = Duration.seconds((time - 5) / 10)
+            #expect(at >= due, "sample \(time) handed over at \(at), before it was due at \(due)")
+            #expect(at < due + ReplaySource.batchInterval, "sample \(time) handed over at \(at), a wakeup late")
+        }
+        #expect(clock.elapsed == .milliseconds(200))
     }
 
     @Test("Closing the stream pauses; the next stream resumes where it stopped, announcing the sensor again")
@@ -137,49 +145,45 @@ struct ReplaySourceTests {
 
     @Test("start delivers in order on the capture's side; stop returns only after the last delivery, and a new start goes on from there")
     func startAndStop() async throws {
-        // 50 s of replay at 4x speed: still playing however slowly a busy machine runs this test.
-        let source = try ReplaySource(path: try traceFile(count: 20_000), speed: .factor(4))
+        let held = HeldSleep()
+        var sleeps = held.requests.makeAsyncIterator()
+        let source = try ReplaySource(path: try traceFile(count: 100), speed: .factor(4), sleep: held.sleep, now: held.now)
         let delivered = Mutex<[SensorEvent]>([])
         let handle = source.start(CaptureSettings()) { event in delivered.withLock { $0.append(event) } }
-        // Other suites may keep the cooperative pool busy: wait for samples rather than for a time.
-        for _ in 0..<600 where delivered.withLock({ $0.count }) < 6 { try await Task.sleep(for: .milliseconds(50)) }
+        // The first sample sets the pace; the second waits for its time, is let go, and the third waits.
+        _ = await sleeps.next()
+        held.release()
+        _ = await sleeps.next()
         await handle.stop()
-        let atStop = delivered.withLock { $0.count }
-        #expect(atStop > 5)
+        let atStop = delivered.withLock { $0 }
+        #expect(sampleTimes(atStop) == [5, 5.01])
 
-        // Nothing is delivered once stop has returned: the next event is the second start's `opened`, and what
-        // follows goes on from the first start's last sample, with no repeat.
+        // Nothing is delivered once stop has returned: the next event is the second start's `opened`, then the
+        // sample the first start was waiting to hand over, at once, as the origin of the new pace.
         let again = source.start(CaptureSettings()) { event in delivered.withLock { $0.append(event) } }
-        for _ in 0..<600 where delivered.withLock({ $0.count }) < atStop + 6 { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await sleeps.next()
         await again.stop()
         let events = delivered.withLock { $0 }
-        try #require(events.count >= atStop + 6)
-        #expect(events[atStop] == events[0], "delivered after stop returned: \(events[atStop])")
-        let times = sampleTimes(events)
-        #expect(times == times.sorted() && Set(times).count == times.count, "the second start continues, no repeats")
+        try #require(events.count == atStop.count + 2)
+        #expect(events[atStop.count] == events[0], "delivered after stop returned: \(events[atStop.count])")
+        #expect(sampleTimes(events) == [5, 5.01, 5.02], "the second start continues, no repeats")
         #expect(events.filter { if case .opened = $0 { true } else { false } }.count == 2)
     }
 
     @Test("At real speed a 100 Hz trace is handed over in batches, one wakeup per 40 ms, and no sample early")
     func batchedWakeups() async throws {
-        let source = try ReplaySource(path: try traceFile(count: 61), speed: .factor(1))
-        let clock = ContinuousClock()
-        let arrivals = Mutex<[(time: Double, at: ContinuousClock.Instant)]>([])
-        let handle = source.start(CaptureSettings()) { event in
-            if case .sample(let sample) = event { arrivals.withLock { $0.append((sample.time, clock.now)) } }
+        let clock = SteppedClock()
+        let source = try ReplaySource(path: try traceFile(count: 61), speed: .factor(1), sleep: clock.sleep, now: clock.now)
+        var batches: [Duration: [Double]] = [:]
+        for await event in source.events() {
+            if case .sample(let sample) = event { batches[clock.elapsed, default: []].append(sample.time) }
         }
-        for _ in 0..<200 where arrivals.withLock({ $0.count }) < 61 { try await Task.sleep(for: .milliseconds(50)) }
-        await handle.stop()
-        let seen = arrivals.withLock { $0 }
-        try #require(seen.count == 61)
-        // The first sample sets the origin; each later one is due (time - 5 s) after it.
-        let origin = seen[0].at
-        for (time, at) in seen.dropFirst() {
-            #expect(at - origin >= .seconds(time - 5) - .milliseconds(1), "sample \(time) delivered before it was due")
+        // 0.6 s of trace after the first sample: 15 intervals of 40 ms, each one sleep, not 60.
+        #expect(clock.sleeps == Array(repeating: .milliseconds(40), count: 15))
+        #expect(batches.keys.sorted() == (0...15).map { .milliseconds(40 * $0) })
+        for (at, times) in batches {
+            #expect(times.allSatisfy { .seconds($0 - 5) <= at }, "handed over at \(at) before due: \(times)")
+            #expect(times.allSatisfy { .seconds($0 - 5) > at - ReplaySource.batchInterval }, "held past a wakeup: \(times)")
         }
-        // Deliveries more than 10 ms apart start a new batch: 0.6 s makes 15 intervals of 40 ms, not 60 samples.
-        // (A busy machine makes fewer, later batches; the pacing itself is what "never early" checks.)
-        let batches = 1 + zip(seen.dropFirst(), seen).filter { $0.at - $1.at > .milliseconds(10) }.count
-        #expect(batches <= 20, "\(batches) wakeups for 61 samples")
     }
 }

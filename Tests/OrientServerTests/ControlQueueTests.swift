@@ -4,6 +4,12 @@ import OrientServer
 import Synchronization
 import Testing
 
+/// The states a control queue saved, in order.
+final class SavedStates: Sendable {
+    let states = Mutex<[PersistentState]>([])
+    var all: [PersistentState] { states.withLock { $0 } }
+}
+
 /// Control requests are checked and saved off the event loop, one at a time, and applied once saved.
 @Suite("Control queue")
 struct ControlQueueTests {
@@ -23,11 +29,6 @@ struct ControlQueueTests {
                 next.done(error)
             }
         }
-    }
-
-    final class SavedStates: Sendable {
-        let states = Mutex<[PersistentState]>([])
-        var all: [PersistentState] { states.withLock { $0 } }
     }
 
     private func reply(_ sink: RecordingSink) -> ServerMessage? { sink.messages.last { $0.ok != nil } }

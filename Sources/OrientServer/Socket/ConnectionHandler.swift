@@ -21,7 +21,8 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
     private let connections: ConnectionRegistry
     private let logger: Logger
     private var context: ChannelHandlerContext?
-    private var peer: PeerCredentials?
+    /// From SO_PEERCRED once active. Not private, so that tests over an EmbeddedChannel (no socket) can set it.
+    var peer: PeerCredentials?
     private var closing = false
 
     init(

@@ -79,14 +79,9 @@ public struct SocketServer: Service {
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = ConnectionHandler(
-                        publisher: publisher.value, controls: controls.value, authorizer: { policy.value.authorizer },
-                        maximumClients: { policy.value.maximumClients }, connections: registry.value, logger: logger)
-                    try channel.pipeline.syncOperations.addHandler(
-                        RequestLineTimer(timeout: { policy.value.requestTimeout }))
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineLength)))
-                    try channel.pipeline.syncOperations.addHandler(handler)
+                    try Self.configurePipeline(
+                        channel, publisher: publisher.value, controls: controls.value, policy: policy.value,
+                        connections: registry.value, logger: logger)
                 }
             }
         switch listener {
@@ -102,6 +97,22 @@ public struct SocketServer: Service {
             }
             return channel
         }
+    }
+
+    /// A new connection's handlers: the request-line timer, line framing, then the connection itself. The policy
+    /// is read as each connection needs it (the client count when it opens, the timeout when a line starts, the
+    /// authorizer at each control request), so a reload applies without touching the pipelines.
+    static func configurePipeline(
+        _ channel: Channel, publisher: Publisher, controls: ControlQueue, policy: ConnectionPolicy,
+        connections: ConnectionRegistry, logger: Logger
+    ) throws {
+        let handler = ConnectionHandler(
+            publisher: publisher, controls: controls, authorizer: { policy.authorizer },
+            maximumClients: { policy.maximumClients }, connections: connections, logger: logger)
+        try channel.pipeline.syncOperations.addHandler(RequestLineTimer(timeout: { policy.requestTimeout }))
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(LineFrameDecoder(maximumLength: maximumLineLength)))
+        try channel.pipeline.syncOperations.addHandler(handler)
     }
 
     /// Creates the socket's folder, and removes a socket file nobody listens on (left by a crash). A live socket

@@ -68,6 +68,21 @@ struct ResidentPagesTests {
         #expect(mappings.map(\.residentKiB) == [4])
     }
 
+    @Test("A path with spaces is kept whole; shared or nameless mappings are never given back")
+    func pathsAndSharing() {
+        let text = """
+            1000-2000 r--p 00000000 fe:00 7                          /opt/my app/lib x.so
+            Rss:                  4 kB
+            2000-3000 r--s 00000000 fe:00 8                          /dev/shm/shared
+            Rss:                  4 kB
+            3000-4000 r--p 00000000 00:00 0
+            Rss:                  4 kB
+            """
+        let mappings = ProcessMapping.parse(smaps: text)
+        #expect(mappings.map(\.path) == ["/opt/my app/lib x.so", "/dev/shm/shared", ""])
+        #expect(mappings.map(\.isRereadableFromFile) == [true, false, false])
+    }
+
     @Test("Pages of a mapped file are dropped from the process and read back unchanged at the next touch")
     func releaseOwnPages() throws {
         // A file of its own, mapped private and read-only as code is, and read whole so that it is resident.
