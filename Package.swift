@@ -208,6 +208,8 @@ let package = Package(
             name: "OrientdTests",
             dependencies: [
                 "OrientConfiguration", "OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The umockdev testbed helper, run with python3 by the live-sensor tests.
             exclude: ["Fixtures"]

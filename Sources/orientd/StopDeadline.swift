@@ -13,11 +13,14 @@ import Glibc
 final class StopDeadline: Sendable {
     private let bound: Duration
     private let logger: Logger
+    /// `_exit`, which ends the process without waiting on the threads that did not stop; a test records it instead.
+    private let exit: @Sendable (Int32) -> Void
     private let running = Mutex<(names: [String], counting: Bool)>(([], false))
 
-    init(bound: Duration, logger: Logger) {
+    init(bound: Duration, logger: Logger, exit: @escaping @Sendable (Int32) -> Void = { _exit($0) }) {
         self.bound = bound
         self.logger = logger
+        self.exit = exit
     }
 
     /// `service`, reporting to this deadline when it ends.
@@ -33,7 +36,7 @@ final class StopDeadline: Sendable {
             return !running.counting
         }
         guard startCountdown else { return }
-        let (bound, logger) = (self.bound, self.logger)
+        let (bound, logger, exit) = (self.bound, self.logger, self.exit)
         startThread(name: "orientd-deadline") { [self] in
             var wait = timespec(tv_sec: Int(bound.components.seconds), tv_nsec: Int(bound.components.attoseconds / 1_000_000_000))
             var left = timespec()
@@ -41,7 +44,7 @@ final class StopDeadline: Sendable {
             let stuck = running.withLock { $0.names }
             let what = stuck.isEmpty ? "the threads did not stop" : "still running: " + stuck.joined(separator: ", ")
             logger.critical("did not stop within \(bound) (\(what)); exiting with status \(ExitStatus.stopTimedOut.rawValue)")
-            _exit(ExitStatus.stopTimedOut.rawValue)
+            exit(ExitStatus.stopTimedOut.rawValue)
         }
     }
 
