@@ -75,8 +75,8 @@ let package = Package(
         .target(
             name: "OrientDBus",
             dependencies: [
-                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "CSystemd", "CSensorProxyBus",
-                .product(name: "Logging", package: "swift-log"),
+                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "OrientSampleSource", "CSystemd",
+                "CSensorProxyBus", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

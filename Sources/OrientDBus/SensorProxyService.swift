@@ -3,6 +3,7 @@ import OrientConfiguration
 import OrientCore
 import OrientProtocol
 import OrientPosix
+import OrientSampleSource
 import ServiceLifecycle
 import Synchronization
 
@@ -27,15 +28,18 @@ public final class SensorProxyService: Service, ConfiguredPart {
 
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
-    private let presence: AsyncStream<Bool>
-    private let claimsChanged: @Sendable (Int) -> Void
+    private let presence: [SensorKind: AsyncStream<Bool>]
+    private let claimsChanged: @Sendable (SensorKind, Int) -> Void
     private let logger: Logger
 
     /// - Parameters:
-    ///   - presence: whether the accelerometer is plugged in, as it changes.
-    ///   - claimsChanged: how many clients claim the accelerometer: 1 when the first claims it, 0 after the last
-    ///     releases it or leaves the bus (or the bus goes away). The daemon hands it to the sensor's demand.
-    public init(presence: AsyncStream<Bool>, logger: Logger, claimsChanged: @escaping @Sendable (Int) -> Void) throws {
+    ///   - presence: whether a sensor of each kind served is plugged in, as it changes.
+    ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
+    ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
+    public init(
+        presence: [SensorKind: AsyncStream<Bool>], logger: Logger,
+        claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+    ) throws {
         self.wakeup = try WakeupPipe()
         self.presence = presence
         self.claimsChanged = claimsChanged
@@ -61,6 +65,22 @@ public final class SensorProxyService: Service, ConfiguredPart {
         if changed { wakeup.signal() }
     }
 
+    /// A one-value sensor's event (the light sensor's): a reading updates its properties. Its presence comes
+    /// from udev, but an opened sensor is evidently present: said here too, so that a sensor plugged in while
+    /// claimed appears before its first reading, whichever thread sees udev's event first.
+    public func update(_ event: ReadingEvent) {
+        let changed = shared.withLock { shared in
+            let before = shared.properties
+            switch event {
+            case .opened(let description): shared.properties.setPresent(true, of: description.kind)
+            case .reading(let reading): shared.properties.update(reading)
+            case .lost, .noSensor: break
+            }
+            return shared.properties != before
+        }
+        if changed { wakeup.signal() }
+    }
+
     /// The panel's natural orientation changed (or is known at start): the same device orientation may now be
     /// another edge of the panel up.
     public func setNatural(_ natural: NaturalOrientation) {
@@ -77,10 +97,12 @@ public final class SensorProxyService: Service, ConfiguredPart {
         // Child tasks, not Task {}: they inherit the daemon's executor preference (EventLoopTaskExecutor). The
         // presence loop ends when the group is cancelled, once the bus thread has returned.
         await withDiscardingTaskGroup { group in
-            group.addTask { [presence] in
-                for await present in presence {
-                    self.shared.withLock { $0.properties.setPresent(present) }
-                    self.wakeup.signal()
+            for (kind, presence) in presence {
+                group.addTask {
+                    for await present in presence {
+                        self.shared.withLock { $0.properties.setPresent(present, of: kind) }
+                        self.wakeup.signal()
+                    }
                 }
             }
             await withTaskCancellationHandler {
@@ -111,7 +133,7 @@ public final class SensorProxyService: Service, ConfiguredPart {
         nameCurrentThread("orientd-dbus")
         var delay = 1.0
         var lastProblem: String?
-        var claimed = false
+        var claimed: Set<SensorKind> = []
         while !stopping {
             var connection: SensorProxyConnection?
             do {
@@ -134,25 +156,25 @@ public final class SensorProxyService: Service, ConfiguredPart {
                     lastProblem = problem
                 }
             }
-            if claimed {
-                claimed = false
-                claimsChanged(0)
-            }
+            for kind in claimed { claimsChanged(kind, 0) }
+            claimed = []
             pause(seconds: delay)
             delay = min(delay * 2, 30)
         }
     }
 
     /// Serves one connection until the daemon stops (returns) or the bus fails (throws).
-    private func serve(_ connection: SensorProxyConnection, claimed: inout Bool) throws(BusError) {
+    private func serve(_ connection: SensorProxyConnection, claimed: inout Set<SensorKind>) throws(BusError) {
         while true {
             let properties = shared.withLock { $0.properties }
             try connection.process(properties)
-            let nowClaimed = connection.claimCount > 0
-            if nowClaimed != claimed {
-                claimed = nowClaimed
-                logger.info(claimed ? "a D-Bus client claimed the accelerometer" : "no D-Bus client claims the accelerometer")
-                claimsChanged(claimed ? 1 : 0)
+            for kind in SensorProxyConnection.claimable {
+                let nowClaimed = connection.claimCount(of: kind) > 0
+                guard nowClaimed != claimed.contains(kind) else { continue }
+                if nowClaimed { claimed.insert(kind) } else { claimed.remove(kind) }
+                let name = kind.displayName
+                logger.info(nowClaimed ? "a D-Bus client claimed the \(name)" : "no D-Bus client claims the \(name)")
+                claimsChanged(kind, nowClaimed ? 1 : 0)
             }
             let (descriptor, events, timeout) = try connection.waitSpecification()
             var entries = [
