@@ -181,7 +181,7 @@ let package = Package(
                 "OrientProtocol", "OrientCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore"]),
+        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore", "OrientSampleSource"]),
         .testTarget(
             name: "OrientPosixTests",
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),
