@@ -39,10 +39,12 @@ struct IIOPolledLightTests {
         #expect(IIOPolledLight.match(facts(["in_intensity_both_raw"], types: ["iio-buffer-als"])) == nil, "a buffered HID sensor is another driver's")
     }
 
-    @Test("The level is the input channel as it is, else raw × scale; input wins over raw")
+    @Test("The level is the input channel, else raw, times the scale (as iio-sensor-proxy applies it to both); input wins over raw")
     func level() throws {
         let input = try Device(["in_illuminance_input": "33.5", "in_illuminance_raw": "7", "in_illuminance_scale": "2"])
-        #expect(try IIOPolledLight(device: input.facts, logger: logger).read() == .light(level: 33.5, unit: .lux))
+        #expect(try IIOPolledLight(device: input.facts, logger: logger).read() == .light(level: 67, unit: .lux))
+        let unscaled = try Device(["in_illuminance0_input": "33.5"])
+        #expect(try IIOPolledLight(device: unscaled.facts, logger: logger).read() == .light(level: 33.5, unit: .lux))
         let raw = try Device(["in_illuminance_raw": "100", "in_illuminance_scale": "0.5"])
         let sensor = try IIOPolledLight(device: raw.facts, logger: logger)
         #expect(try sensor.read() == .light(level: 50, unit: .lux))

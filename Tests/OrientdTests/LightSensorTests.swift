@@ -228,12 +228,20 @@ struct LightSensorTests {
         #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" })
     }
 
-    /// What monitor-sensor prints of the light sensor while its level goes 50, 125, then 5 lux.
-    private func lightLines(_ setup: Setup) throws -> [String] {
+    /// A sensor reading 50 lux, the channel to change, and the values of it that read 125 and then 5 lux: raw ×
+    /// scale read every 0.8 s, and an input channel (which iio-sensor-proxy scales too) with an integration time.
+    static let sideBySide: [(attributes: [String: String], channel: String, values: [String])] = [
+        (lightAttributes, "in_illuminance_raw", ["250", "10"]),
+        (["name": "als", "in_illuminance_input": "25", "in_illuminance_scale": "2", "in_illuminance_integration_time": "0.2"],
+         "in_illuminance_input", ["62.5", "2.5"]),
+    ]
+
+    /// What monitor-sensor prints of the light sensor while `channel` takes each of `values`.
+    private func lightLines(_ setup: Setup, channel: String, values: [String]) throws -> [String] {
         let monitor = try setup.monitorSensor()
         var seen = monitor.waitForLineIndex { $0.hasPrefix("    Light changed") } ?? -1
-        for raw in ["250", "10"] {
-            try setup.setLight("in_illuminance_raw", raw)
+        for value in values {
+            try setup.setLight(channel, value)
             seen = monitor.waitForLineIndex(after: seen + 1) { $0.hasPrefix("    Light changed") } ?? seen
         }
         return monitor.lines.filter { $0.contains("ight") }
@@ -241,14 +249,18 @@ struct LightSensorTests {
 
     @Test(
         "monitor-sensor prints the same light lines for orientd as for iio-sensor-proxy on the same emulated sensor",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: sensorProxyDaemon), "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"))
-    func sameAsSensorProxy() throws {
-        let ours = try Setup()
+        .enabled(if: FileManager.default.isExecutableFile(atPath: sensorProxyDaemon), "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"),
+        arguments: [0, 1])
+    func sameAsSensorProxy(sensor: Int) throws {
+        let (attributes, channel, values) = Self.sideBySide[sensor]
+        let ours = try Setup(light: false)
+        try ours.addLight(attributes)
         try ours.startOrientd()
-        let orientd = try lightLines(ours)
-        let theirs = try Setup()
+        let orientd = try lightLines(ours, channel: channel, values: values)
+        let theirs = try Setup(light: false)
+        try theirs.addLight(attributes)
         try theirs.startSensorProxy()
-        let sensorProxy = try lightLines(theirs)
+        let sensorProxy = try lightLines(theirs, channel: channel, values: values)
         #expect(orientd == [
             "=== Has ambient light sensor (value: 0.000000, unit: lux)", "    Light changed: 50.000000 (lux)",
             "    Light changed: 125.000000 (lux)", "    Light changed: 5.000000 (lux)",
