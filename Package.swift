@@ -174,7 +174,10 @@ let package = Package(
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientCore", "OrientScenarios"]),
         .testTarget(
             name: "OrientSensorsTests",
-            dependencies: ["OrientSensors", "OrientCore", "OrientSampleSource", "OrientScenarios", "OrientTrace"]),
+            dependencies: [
+                "OrientSensors", "OrientCore", "OrientSampleSource", "OrientScenarios", "OrientTrace",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: [
