@@ -24,6 +24,8 @@ public final class SensorProxyService: Service, ConfiguredPart {
     private struct Shared {
         var properties = SensorProxyProperties()
         var stopping = false
+        /// The kinds whose presence udev has not told yet.
+        var presenceUnknown: Set<SensorKind> = []
     }
 
     private let shared = Mutex(Shared())
@@ -42,6 +44,7 @@ public final class SensorProxyService: Service, ConfiguredPart {
     ) throws {
         self.wakeup = try WakeupPipe()
         self.presence = presence
+        shared.withLock { $0.presenceUnknown = Set(presence.keys) }
         self.claimsChanged = claimsChanged
         self.logger = logger
     }
@@ -100,9 +103,15 @@ public final class SensorProxyService: Service, ConfiguredPart {
             for (kind, presence) in presence {
                 group.addTask {
                     for await present in presence {
-                        self.shared.withLock { $0.properties.setPresent(present, of: kind) }
+                        self.shared.withLock { shared in
+                            shared.properties.setPresent(present, of: kind)
+                            shared.presenceUnknown.remove(kind)
+                        }
                         self.wakeup.signal()
                     }
+                    // A stream that ends without a word must not keep the name from being asked for.
+                    self.shared.withLock { _ = $0.presenceUnknown.remove(kind) }
+                    self.wakeup.signal()
                 }
             }
             await withTaskCancellationHandler {
@@ -134,6 +143,9 @@ public final class SensorProxyService: Service, ConfiguredPart {
         var delay = 1.0
         var lastProblem: String?
         var claimed: Set<SensorKind> = []
+        // The name is asked for once udev has said which sensors are there, as iio-sensor-proxy takes it only after
+        // looking: a client that reads the properties at once must not find a present sensor absent.
+        while !stopping, !shared.withLock({ $0.presenceUnknown.isEmpty }) { waitForWakeup() }
         while !stopping {
             var connection: SensorProxyConnection?
             do {
@@ -187,6 +199,12 @@ public final class SensorProxyService: Service, ConfiguredPart {
                 if stopping { return }
             }
         }
+    }
+
+    /// Waits until another thread signals the wakeup pipe.
+    private func waitForWakeup() {
+        var entry = pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&entry, 1, -1) > 0 { wakeup.drain() }
     }
 
     /// Waits `seconds`, or less when the daemon stops. Property updates meanwhile wait for the next connection.
