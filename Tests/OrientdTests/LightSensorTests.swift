@@ -215,6 +215,32 @@ struct LightSensorTests {
         #expect(setup.daemon.log.contains("light sensor iio:device1 reads again"))
     }
 
+    @Test("The sensor vanishing mid-read: one log line, the accelerometer still served, and read again once udev brings it back")
+    func vanishesMidRead() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 50" })
+        let path = try #require(setup.lightPath)
+        try setup.testbed.unlink(path, attribute: "in_illuminance_raw")
+        let lost = "light sensor lost: \(path)/in_illuminance_raw: read failed: No such file or directory"
+        #expect(waitFor { setup.daemon.log.contains(lost) }, "\(setup.daemon.log)")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 50", "the last level is kept")
+        // The kernel announces the removal; the sensor comes back as a new device.
+        try setup.testbed.remove(path)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b false" })
+        var brighter = Self.lightAttributes
+        brighter["in_illuminance_raw"] = "300"
+        try setup.addLight(brighter)
+        #expect(waitFor { setup.level() == "d 150" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.components(separatedBy: "read failed").count == 2, "said once:\n\(setup.daemon.log)")
+    }
+
     @Test("A scale of 0 counts as 1, said once in the log; the accelerometer still served")
     func scaleOfZero() throws {
         let setup = try Setup(light: false)
