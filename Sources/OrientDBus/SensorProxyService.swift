@@ -11,11 +11,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged.
+/// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged: the
+/// accelerometer's orientation and the ambient light level, each claimed per client.
 ///
 /// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
 /// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
-/// changes with ``update(_:)`` from any thread. When the bus goes away, or the name cannot be had, it retries
+/// changes with the `update` methods from any thread. When the bus goes away, or the name cannot be had, it retries
 /// with a growing delay; socket clients are never affected. It stops at graceful shutdown and at cancellation
 /// alike (a daemon that fails at start cancels its services rather than shutting them down).
 ///
@@ -98,7 +99,7 @@ public final class SensorProxyService: Service, ConfiguredPart {
     public func run() async {
         let worker = BlockingWorker(name: "orientd-dbus")
         // Child tasks, not Task {}: they inherit the daemon's executor preference (EventLoopTaskExecutor). The
-        // presence loop ends when the group is cancelled, once the bus thread has returned.
+        // presence loops end when the group is cancelled, once the bus thread has returned.
         await withDiscardingTaskGroup { group in
             for (kind, presence) in presence {
                 group.addTask {

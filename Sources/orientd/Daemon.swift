@@ -18,8 +18,9 @@ import Glibc
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
 ///
 /// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
-/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch). Demand for the sensor flows back
-/// through one channel, ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
+/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light) feeds
+/// its reading service, which feeds the D-Bus facade. Demand for the sensors flows back through one channel,
+/// ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
 /// them to each ``ConfiguredPart`` at start and at every reload.
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
