@@ -75,8 +75,8 @@ let package = Package(
         .target(
             name: "OrientDBus",
             dependencies: [
-                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "CSystemd", "CSensorProxyBus",
-                .product(name: "Logging", package: "swift-log"),
+                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "OrientSampleSource", "CSystemd",
+                "CSensorProxyBus", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -174,14 +174,17 @@ let package = Package(
         .testTarget(name: "OrientTraceTests", dependencies: ["OrientTrace", "OrientCore", "OrientScenarios"]),
         .testTarget(
             name: "OrientSensorsTests",
-            dependencies: ["OrientSensors", "OrientCore", "OrientSampleSource", "OrientScenarios", "OrientTrace"]),
+            dependencies: [
+                "OrientSensors", "OrientCore", "OrientSampleSource", "OrientScenarios", "OrientTrace",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: [
                 "OrientProtocol", "OrientCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore"]),
+        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore", "OrientSampleSource"]),
         .testTarget(
             name: "OrientPosixTests",
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),

@@ -1,6 +1,7 @@
 import CSensorProxyBus
 import CSystemd
 import Logging
+import OrientSampleSource
 
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +10,15 @@ import Glibc
 /// One connection to the system bus serving net.hadess.SensorProxy. Used on one thread only (sd-bus objects
 /// belong to the thread that made them); other threads reach it through the wakeup pipe.
 final class SensorProxyConnection {
-    /// Accelerometer claimants: unique bus names, each dropped by sd-bus when it leaves the bus.
-    var claimCount: Int { track.map { Int(sd_bus_track_count($0)) } ?? 0 }
+    /// The kinds whose claims are tracked; claims of the others succeed and do nothing, as iio-sensor-proxy's do
+    /// when no such sensor exists.
+    static let claimable: [SensorKind] = [.accelerometer, .light]
+
+    /// How many clients claim `kind`: unique bus names, each dropped by sd-bus when it leaves the bus.
+    func claimCount(of kind: SensorKind) -> Int { tracks[kind].map { Int(sd_bus_track_count($0)) } ?? 0 }
 
     private var bus: OpaquePointer?
-    private var track: OpaquePointer?
+    private var tracks: [SensorKind: OpaquePointer] = [:]
     private var objectSlot: OpaquePointer?
     private var compassSlot: OpaquePointer?
     private var matchSlot: OpaquePointer?
@@ -31,7 +36,11 @@ final class SensorProxyConnection {
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         do {
             try check("sd_bus_open_system", sd_bus_open_system_with_description(&bus, "orientd"))
-            try check("sd_bus_track_new", sd_bus_track_new(bus, &track, nil, nil))
+            for kind in Self.claimable {
+                var track: OpaquePointer?
+                try check("sd_bus_track_new", sd_bus_track_new(bus, &track, nil, nil))
+                tracks[kind] = track
+            }
             try check("sd_bus_add_object_vtable", csp_add_objects(bus, handlers, &objectSlot, &compassSlot))
             try check(
                 "sd_bus_match_signal",
@@ -91,7 +100,8 @@ final class SensorProxyConnection {
         matchSlot = sd_bus_slot_unref(matchSlot)
         compassSlot = sd_bus_slot_unref(compassSlot)
         objectSlot = sd_bus_slot_unref(objectSlot)
-        track = sd_bus_track_unref(track)
+        for track in tracks.values { sd_bus_track_unref(track) }
+        tracks = [:]
         bus = sd_bus_flush_close_unref(bus)
     }
 
@@ -105,29 +115,25 @@ final class SensorProxyConnection {
 
     fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
-        switch member {
-        case "ClaimAccelerometer":
-            let result = sd_bus_track_add_sender(track, call)
-            logger.debug("\(sender) claimed the accelerometer")
-            return min(result, 0)
-        case "ReleaseAccelerometer":
-            let result = sd_bus_track_remove_sender(track, call)
-            logger.debug("\(sender) released the accelerometer")
-            return min(result, 0)
-        default:
-            // Light, proximity and compass: none here, and claiming an absent sensor succeeds, as in
-            // iio-sensor-proxy (its monitor-sensor claims all three and quits on any error).
-            return 0
-        }
+        let claim = member.hasPrefix("Claim")
+        let named = member.dropFirst(claim ? 5 : 7)
+        // Proximity and compass: not served yet, and claiming an absent sensor succeeds, as in iio-sensor-proxy
+        // (its monitor-sensor claims the accelerometer, light and proximity and quits on any error).
+        guard let kind = SensorKind.allCases.first(where: { $0.busName == named }), let track = tracks[kind] else { return 0 }
+        let result = claim ? sd_bus_track_add_sender(track, call) : sd_bus_track_remove_sender(track, call)
+        logger.debug("\(sender) \(claim ? "claimed" : "released") the \(kind.displayName)")
+        return min(result, 0)
     }
 
     fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {
         switch name {
         case "HasAccelerometer": return append(reply, published.hasAccelerometer)
         case "AccelerometerOrientation": return append(reply, published.accelerometerOrientation)
-        case "LightLevelUnit": return append(reply, "lux")
-        case "LightLevel", "CompassHeading": return append(reply, 0.0)
-        default: return append(reply, false)  // HasAmbientLight, HasProximity, ProximityNear, HasCompass
+        case "HasAmbientLight": return append(reply, published.hasAmbientLight)
+        case "LightLevelUnit": return append(reply, published.lightLevelUnit.rawValue)
+        case "LightLevel": return append(reply, published.lightLevel)
+        case "CompassHeading": return append(reply, 0.0)
+        default: return append(reply, false)  // HasProximity, ProximityNear, HasCompass
         }
     }
 
@@ -151,6 +157,18 @@ final class SensorProxyConnection {
 
     private func append(_ reply: OpaquePointer?, _ value: String) -> Int32 {
         value.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
+    }
+}
+
+extension SensorKind {
+    /// The name in its D-Bus members: `ClaimLight`, `ReleaseAccelerometer`.
+    var busName: String {
+        switch self {
+        case .accelerometer: "Accelerometer"
+        case .light: "Light"
+        case .proximity: "Proximity"
+        case .compass: "Compass"
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSampleSource
 
 /// The values iio-sensor-proxy's clients read, derived from what the daemon knows. Pure: no bus, no I/O.
 ///
@@ -7,9 +8,15 @@ import OrientCore
 /// natural orientation (the device orientation's name depends on it; iio-sensor-proxy's does not). Face up, face down and unknown keep the last upright
 /// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
 /// and while no sensor can be read.
+///
+/// The light level is 0 until the first reading and keeps the last one when nobody claims the sensor any more, or
+/// it is unplugged, as in iio-sensor-proxy.
 public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var hasAccelerometer = false
     public private(set) var accelerometerOrientation = "undefined"
+    public private(set) var hasAmbientLight = false
+    public private(set) var lightLevel = 0.0
+    public private(set) var lightLevelUnit = LightUnit.lux
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
@@ -24,11 +31,27 @@ public struct SensorProxyProperties: Sendable, Equatable {
         refresh()
     }
 
-    /// The sensor is plugged in (whether or not it is open).
-    public mutating func setPresent(_ present: Bool) {
-        sensorPresent = present
-        if !present { lastUpright = nil }
-        refresh()
+    /// A sensor of `kind` is plugged in (whether or not it is open).
+    public mutating func setPresent(_ present: Bool, of kind: SensorKind = .accelerometer) {
+        switch kind {
+        case .accelerometer:
+            sensorPresent = present
+            if !present { lastUpright = nil }
+            refresh()
+        case .light:
+            hasAmbientLight = present
+        case .proximity, .compass:
+            break  // not served yet
+        }
+    }
+
+    /// A one-value sensor's new reading.
+    public mutating func update(_ reading: Reading) {
+        switch reading {
+        case .light(let level, let unit):
+            lightLevel = level
+            lightLevelUnit = unit
+        }
     }
 
     /// The daemon's device orientation and whether the sensor feeds it now.
@@ -48,6 +71,11 @@ public struct SensorProxyProperties: Sendable, Equatable {
         var names: [String] = []
         if hasAccelerometer != earlier.hasAccelerometer { names.append("HasAccelerometer") }
         if accelerometerOrientation != earlier.accelerometerOrientation { names.append("AccelerometerOrientation") }
+        if hasAmbientLight != earlier.hasAmbientLight { names.append("HasAmbientLight") }
+        // iio-sensor-proxy announces the unit with every level.
+        if lightLevel != earlier.lightLevel || lightLevelUnit != earlier.lightLevelUnit {
+            names += ["LightLevel", "LightLevelUnit"]
+        }
         return names
     }
 

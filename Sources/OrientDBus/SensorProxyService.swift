@@ -3,6 +3,7 @@ import OrientConfiguration
 import OrientCore
 import OrientProtocol
 import OrientPosix
+import OrientSampleSource
 import ServiceLifecycle
 import Synchronization
 
@@ -10,11 +11,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged.
+/// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged: the
+/// accelerometer's orientation and the ambient light level, each claimed per client.
 ///
 /// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
 /// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
-/// changes with ``update(_:)`` from any thread. When the bus goes away, or the name cannot be had, it retries
+/// changes with the `update` methods from any thread. When the bus goes away, or the name cannot be had, it retries
 /// with a growing delay; socket clients are never affected. It stops at graceful shutdown and at cancellation
 /// alike (a daemon that fails at start cancels its services rather than shutting them down).
 ///
@@ -23,21 +25,27 @@ public final class SensorProxyService: Service, ConfiguredPart {
     private struct Shared {
         var properties = SensorProxyProperties()
         var stopping = false
+        /// The kinds whose presence udev has not told yet.
+        var presenceUnknown: Set<SensorKind> = []
     }
 
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
-    private let presence: AsyncStream<Bool>
-    private let claimsChanged: @Sendable (Int) -> Void
+    private let presence: [SensorKind: AsyncStream<Bool>]
+    private let claimsChanged: @Sendable (SensorKind, Int) -> Void
     private let logger: Logger
 
     /// - Parameters:
-    ///   - presence: whether the accelerometer is plugged in, as it changes.
-    ///   - claimsChanged: how many clients claim the accelerometer: 1 when the first claims it, 0 after the last
-    ///     releases it or leaves the bus (or the bus goes away). The daemon hands it to the sensor's demand.
-    public init(presence: AsyncStream<Bool>, logger: Logger, claimsChanged: @escaping @Sendable (Int) -> Void) throws {
+    ///   - presence: whether a sensor of each kind served is plugged in, as it changes.
+    ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
+    ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
+    public init(
+        presence: [SensorKind: AsyncStream<Bool>], logger: Logger,
+        claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+    ) throws {
         self.wakeup = try WakeupPipe()
         self.presence = presence
+        shared.withLock { $0.presenceUnknown = Set(presence.keys) }
         self.claimsChanged = claimsChanged
         self.logger = logger
     }
@@ -61,6 +69,22 @@ public final class SensorProxyService: Service, ConfiguredPart {
         if changed { wakeup.signal() }
     }
 
+    /// A one-value sensor's event (the light sensor's): a reading updates its properties. Its presence comes
+    /// from udev, but an opened sensor is evidently present: said here too, so that a sensor plugged in while
+    /// claimed appears before its first reading, whichever thread sees udev's event first.
+    public func update(_ event: ReadingEvent) {
+        let changed = shared.withLock { shared in
+            let before = shared.properties
+            switch event {
+            case .opened(let description): shared.properties.setPresent(true, of: description.kind)
+            case .reading(let reading): shared.properties.update(reading)
+            case .lost, .noSensor: break
+            }
+            return shared.properties != before
+        }
+        if changed { wakeup.signal() }
+    }
+
     /// The panel's natural orientation changed (or is known at start): the same device orientation may now be
     /// another edge of the panel up.
     public func setNatural(_ natural: NaturalOrientation) {
@@ -75,11 +99,19 @@ public final class SensorProxyService: Service, ConfiguredPart {
     public func run() async {
         let worker = BlockingWorker(name: "orientd-dbus")
         // Child tasks, not Task {}: they inherit the daemon's executor preference (EventLoopTaskExecutor). The
-        // presence loop ends when the group is cancelled, once the bus thread has returned.
+        // presence loops end when the group is cancelled, once the bus thread has returned.
         await withDiscardingTaskGroup { group in
-            group.addTask { [presence] in
-                for await present in presence {
-                    self.shared.withLock { $0.properties.setPresent(present) }
+            for (kind, presence) in presence {
+                group.addTask {
+                    for await present in presence {
+                        self.shared.withLock { shared in
+                            shared.properties.setPresent(present, of: kind)
+                            shared.presenceUnknown.remove(kind)
+                        }
+                        self.wakeup.signal()
+                    }
+                    // A stream that ends without a word must not keep the name from being asked for.
+                    self.shared.withLock { _ = $0.presenceUnknown.remove(kind) }
                     self.wakeup.signal()
                 }
             }
@@ -111,7 +143,10 @@ public final class SensorProxyService: Service, ConfiguredPart {
         nameCurrentThread("orientd-dbus")
         var delay = 1.0
         var lastProblem: String?
-        var claimed = false
+        var claimed: Set<SensorKind> = []
+        // The name is asked for once udev has said which sensors are there, as iio-sensor-proxy takes it only after
+        // looking: a client that reads the properties at once must not find a present sensor absent.
+        while !stopping, !shared.withLock({ $0.presenceUnknown.isEmpty }) { waitForWakeup() }
         while !stopping {
             var connection: SensorProxyConnection?
             do {
@@ -134,25 +169,25 @@ public final class SensorProxyService: Service, ConfiguredPart {
                     lastProblem = problem
                 }
             }
-            if claimed {
-                claimed = false
-                claimsChanged(0)
-            }
+            for kind in claimed { claimsChanged(kind, 0) }
+            claimed = []
             pause(seconds: delay)
             delay = min(delay * 2, 30)
         }
     }
 
     /// Serves one connection until the daemon stops (returns) or the bus fails (throws).
-    private func serve(_ connection: SensorProxyConnection, claimed: inout Bool) throws(BusError) {
+    private func serve(_ connection: SensorProxyConnection, claimed: inout Set<SensorKind>) throws(BusError) {
         while true {
             let properties = shared.withLock { $0.properties }
             try connection.process(properties)
-            let nowClaimed = connection.claimCount > 0
-            if nowClaimed != claimed {
-                claimed = nowClaimed
-                logger.info(claimed ? "a D-Bus client claimed the accelerometer" : "no D-Bus client claims the accelerometer")
-                claimsChanged(claimed ? 1 : 0)
+            for kind in SensorProxyConnection.claimable {
+                let nowClaimed = connection.claimCount(of: kind) > 0
+                guard nowClaimed != claimed.contains(kind) else { continue }
+                if nowClaimed { claimed.insert(kind) } else { claimed.remove(kind) }
+                let name = kind.displayName
+                logger.info(nowClaimed ? "a D-Bus client claimed the \(name)" : "no D-Bus client claims the \(name)")
+                claimsChanged(kind, nowClaimed ? 1 : 0)
             }
             let (descriptor, events, timeout) = try connection.waitSpecification()
             var entries = [
@@ -165,6 +200,12 @@ public final class SensorProxyService: Service, ConfiguredPart {
                 if stopping { return }
             }
         }
+    }
+
+    /// Waits until another thread signals the wakeup pipe.
+    private func waitForWakeup() {
+        var entry = pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&entry, 1, -1) > 0 { wakeup.drain() }
     }
 
     /// Waits `seconds`, or less when the daemon stops. Property updates meanwhile wait for the next connection.

@@ -18,8 +18,9 @@ import Glibc
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
 ///
 /// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
-/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch). Demand for the sensor flows back
-/// through one channel, ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
+/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light) feeds
+/// its reading service, which feeds the D-Bus facade. Demand for the sensors flows back through one channel,
+/// ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
 /// them to each ``ConfiguredPart`` at start and at every reload.
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
@@ -57,8 +58,15 @@ enum Daemon {
         let tabletModeSwitch = start.tabletModeSwitch
             ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let demand = SensorDemand()
+        // The one-value sensors (light) are served on D-Bus only, and beside a live accelerometer, not a replay.
+        let readingSources = start.dbus && !(source is ReplaySource) ? ReadingSources.all(logger: logger) : []
         let facade = start.dbus
-            ? try SensorProxyService(presence: source.presence(), logger: logger) { demand.setClaims($0) } : nil
+            ? try SensorProxyService(presence: presence(of: source, readingSources), logger: logger) {
+                demand.setClaims($1, of: $0)
+            } : nil
+        let readingServices = readingSources.map { reading in
+            ReadingService(source: reading, demand: demand, logger: logger) { facade?.update($0) }
+        }
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, logger: logger,
             becameFresh: { startupPages.release("the sensor is read") }
@@ -102,6 +110,9 @@ enum Daemon {
             .init(service: deadline.tracking(signals, as: "signals"), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let facade { services.append(.init(service: deadline.tracking(facade, as: "D-Bus facade"))) }
+        for reading in readingServices {
+            services.append(.init(service: deadline.tracking(reading, as: "\(reading.kind.displayName) service")))
+        }
         if running.followsPanel {
             services.append(.init(service: deadline.tracking(PanelWatch(running: running), as: "panel watch")))
         }
@@ -109,6 +120,13 @@ enum Daemon {
             services.append(.init(service: deadline.tracking(watchdog, as: "watchdog")))
         }
         try await runUntilStopped(services, notifier: notifier, pools: (blocking, threads), logger: logger)
+    }
+
+    /// Whether each kind of sensor is plugged in, for the D-Bus facade's Has* properties.
+    private static func presence(of accelerometer: any SampleSource, _ readings: [any ReadingSource]) -> [SensorKind: AsyncStream<Bool>] {
+        var presence = [SensorKind.accelerometer: accelerometer.presence()]
+        for source in readings { presence[source.kind] = source.presence() }
+        return presence
     }
 
     /// The publisher, on the loop it lives on, telling `demand` what its clients want and `systemStateChanged`

@@ -1,5 +1,6 @@
 import OrientCore
 import OrientDBus
+import OrientSampleSource
 import Testing
 
 @Suite("net.hadess.SensorProxy property values")
@@ -99,5 +100,28 @@ struct SensorProxyPropertiesTests {
         // The same device orientation named on a portrait panel is another edge up.
         properties.setNatural(.portrait)
         #expect(properties.accelerometerOrientation == "bottom-up")
+    }
+}
+
+@Suite("net.hadess.SensorProxy light properties")
+struct SensorProxyLightPropertiesTests {
+    @Test("0 lux and absent until told; a reading announces LightLevel with LightLevelUnit; unplugging keeps the level")
+    func light() {
+        let start = SensorProxyProperties()
+        #expect(!start.hasAmbientLight && start.lightLevel == 0 && start.lightLevelUnit == .lux)
+        var properties = start
+        properties.setPresent(true, of: .light)
+        #expect(properties.changedNames(since: start) == ["HasAmbientLight"])
+        let present = properties
+        properties.update(.light(level: 50, unit: .lux))
+        #expect(properties.changedNames(since: present) == ["LightLevel", "LightLevelUnit"])
+        let read = properties
+        properties.update(.light(level: 50, unit: .lux))
+        #expect(properties.changedNames(since: read).isEmpty, "the same level is no change")
+        properties.update(.light(level: 50, unit: .vendor))
+        #expect(properties.changedNames(since: read) == ["LightLevel", "LightLevelUnit"], "a unit change is announced")
+        properties.setPresent(false, of: .light)
+        #expect(!properties.hasAmbientLight && properties.lightLevel == 50)
+        #expect(properties.hasAccelerometer == false, "the accelerometer is another sensor")
     }
 }

@@ -39,14 +39,19 @@ struct IdleWakeupTests {
         }
     }
 
-    @Test("A sensor, the D-Bus facade on, no client: no thread wakes in 3 s, and no libdispatch thread exists")
+    @Test("An accelerometer and a light sensor, the D-Bus facade on, no claim left: no thread wakes in 3 s, and no libdispatch thread exists")
     func noWakeups() throws {
-        let setup = try DBusFacadeTests.Setup()
-        #expect(setup.waitForName())
+        let setup = try LightSensorTests.Setup()
+        try setup.startOrientd()
         // Start-up is over once the D-Bus thread has answered a ping: the bus delivers in order, so it has read
         // every NameOwnerChanged before (busctl's comings and goings above). This client stays on the bus for the
-        // whole count, so that its own leaving does not fall inside it.
+        // whole count, so that its own leaving does not fall inside it. It claims the light sensor and releases
+        // it first: a closed light sensor leaves nothing behind that wakes.
         let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.bus.property("LightLevel") == "d 50" })
+        #expect(client.ask("release-light") == "ok")
+        #expect(waitFor { setup.lightThreads() == 0 })
         #expect(client.ask("ping") == "ok")
         let pid = setup.daemon.process.processIdentifier
         // Every thread blocked again, the D-Bus one too after writing its reply.

@@ -105,6 +105,12 @@ final class UmockdevTestbed {
         _ = try send(command)
     }
 
+    /// Deletes one attribute file of the device at `path`, with no uevent: the device vanishing under a reader
+    /// before udev announces it.
+    func unlink(_ path: String, attribute: String) throws {
+        _ = try send(["unlink": path, "attribute": attribute])
+    }
+
     func remove(_ path: String) throws {
         _ = try send(["remove": path])
     }

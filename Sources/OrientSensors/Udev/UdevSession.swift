@@ -39,7 +39,7 @@ final class UdevSession {
     }
 
     /// Calls `body` with each device of `subsystem` (whose name matches `sysname`, when given) and its sysfs path.
-    private func forEachDevice(subsystem: String, sysname: String? = nil, _ body: (OpaquePointer, String) -> Void) {
+    func forEachDevice(subsystem: String, sysname: String? = nil, _ body: (OpaquePointer, String) -> Void) {
         guard let enumerate = udev_enumerate_new(udev) else { return }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, subsystem)

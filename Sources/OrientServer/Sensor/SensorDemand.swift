@@ -1,47 +1,70 @@
+import OrientSampleSource
 import Synchronization
 
-/// What clients want of the sensor: the one channel through which demand flows back to the sensor service, from
-/// the publisher (socket subscribers, a `get` waiting) and the D-Bus facade (claims). It holds no reference to
-/// any of them, so data flows one way: sensor, engine, published state, sinks; and demand back through here.
+/// What clients want of the sensors: the one channel through which demand flows back to the services that read
+/// them, from the publisher (socket subscribers, a `get` waiting) and the D-Bus facade (claims, per kind of
+/// sensor). It holds no reference to any of them, so data flows one way: sensor, engine, published state, sinks;
+/// and demand back through here.
 public final class SensorDemand: Sendable {
     public struct Level: Sendable, Equatable {
         /// Socket clients subscribed.
         public var subscribers = 0
-        /// D-Bus clients that claim the accelerometer.
-        public var claims = 0
+        /// D-Bus clients that claim each kind of sensor; a kind nobody claims is absent.
+        public var claims: [SensorKind: Int] = [:]
         /// A `get` waits for a fresh orientation (see ``Publisher/get(_:from:id:)``).
         public var freshStateWanted = false
 
-        public init(subscribers: Int = 0, claims: Int = 0, freshStateWanted: Bool = false) {
+        public init(subscribers: Int = 0, claims: [SensorKind: Int] = [:], freshStateWanted: Bool = false) {
             self.subscribers = subscribers
-            self.claims = claims
+            self.claims = claims.filter { $0.value > 0 }
             self.freshStateWanted = freshStateWanted
         }
+
+        /// How many D-Bus clients claim `kind`.
+        public func claims(of kind: SensorKind) -> Int { claims[kind] ?? 0 }
     }
 
-    private let level = Mutex(Level())
-    private let stream: AsyncStream<Level>
-    private let continuation: AsyncStream<Level>.Continuation
+    private struct State {
+        var level = Level()
+        var readers: [Int: AsyncStream<Level>.Continuation] = [:]
+        var nextReader = 0
+    }
 
-    public init() {
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The level now, then each level as it changes, newest first when the reader lags. Each call makes a stream
+    /// of its own, one for each service that reads a kind of sensor.
+    public func levels() -> AsyncStream<Level> {
         // Only the newest level matters to whoever reads it.
-        (stream, continuation) = AsyncStream.makeStream(of: Level.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(of: Level.self, bufferingPolicy: .bufferingNewest(1))
+        let reader = state.withLock { state in
+            defer { state.nextReader += 1 }
+            state.readers[state.nextReader] = continuation
+            continuation.yield(state.level)
+            return state.nextReader
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.readers.removeValue(forKey: reader) }
+        }
+        return stream
     }
-
-    /// Each level as it changes, newest first when the reader lags; for one reader, the sensor service.
-    public var levels: AsyncStream<Level> { stream }
 
     /// Safe from any thread, as are the two below.
     public func setSubscribers(_ count: Int) { change { $0.subscribers = count } }
-    public func setClaims(_ count: Int) { change { $0.claims = count } }
+    public func setClaims(_ count: Int, of kind: SensorKind = .accelerometer) {
+        change { $0.claims[kind] = count > 0 ? count : nil }
+    }
     public func setFreshStateWanted(_ wanted: Bool) { change { $0.freshStateWanted = wanted } }
 
     private func change(_ body: (inout Level) -> Void) {
         // Yielded under the lock, so that two changes from two threads arrive in the order they were made.
-        level.withLock { level in
-            let before = level
-            body(&level)
-            if level != before { continuation.yield(level) }
+        state.withLock { state in
+            let before = state.level
+            body(&state.level)
+            guard state.level != before else { return }
+            for reader in state.readers.values { reader.yield(state.level) }
         }
     }
 }

@@ -80,7 +80,7 @@ public final class SensorService: Service, ConfiguredPart {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await level in demand.levels { wake.yield(.demand(level)) }
+                    for await level in demand.levels() { wake.yield(.demand(level)) }
                 }
                 await self.serve()
                 group.cancelAll()
@@ -96,10 +96,11 @@ public final class SensorService: Service, ConfiguredPart {
 
         func reconcile() async {
             let threshold = subscribersToOpen ?? (running.sampling == .always || keepOpen ? 0 : 1)
-            let wanted = (level.subscribers >= threshold || level.claims > 0 || level.freshStateWanted) && !ended
+            let claims = level.claims(of: .accelerometer)
+            let wanted = (level.subscribers >= threshold || claims > 0 || level.freshStateWanted) && !ended
             if wanted, capture == nil {
-                let why = level.freshStateWanted && level.subscribers == 0 && level.claims == 0
-                    ? "for a get" : "\(level.subscribers) subscriber(s), \(level.claims) D-Bus claim(s)"
+                let why = level.freshStateWanted && level.subscribers == 0 && claims == 0
+                    ? "for a get" : "\(level.subscribers) subscriber(s), \(claims) D-Bus claim(s)"
                 logger.info("opening the sensor (\(why))")
                 capture = startCapture(running)
             } else if !wanted, let open = capture {

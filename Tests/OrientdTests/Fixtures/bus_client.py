@@ -4,6 +4,7 @@
 Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS), prints "ready UNIQUE-NAME", then obeys one command per
 line on stdin and answers each with one line:
   claim | release           ClaimAccelerometer / ReleaseAccelerometer  -> "ok" or "error MESSAGE"
+  claim-light | release-light   ClaimLight / ReleaseLight             -> "ok" or "error MESSAGE"
   own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
   ping                      org.freedesktop.DBus.Peer.Ping on the facade -> "ok" or "error MESSAGE"
 End of input (or being killed) leaves the bus, which drops the client's claims.
@@ -14,6 +15,8 @@ from gi.repository import Gio, GLib
 
 NAME = "net.hadess.SensorProxy"
 PATH = "/net/hadess/SensorProxy"
+METHODS = {"claim": "ClaimAccelerometer", "release": "ReleaseAccelerometer",
+           "claim-light": "ClaimLight", "release-light": "ReleaseLight"}
 
 
 def main():
@@ -24,9 +27,8 @@ def main():
         if not words:
             continue
         try:
-            if words[0] in ("claim", "release"):
-                method = "ClaimAccelerometer" if words[0] == "claim" else "ReleaseAccelerometer"
-                bus.call_sync(NAME, PATH, NAME, method, None, None, Gio.DBusCallFlags.NONE, 5000, None)
+            if words[0] in METHODS:
+                bus.call_sync(NAME, PATH, NAME, METHODS[words[0]], None, None, Gio.DBusCallFlags.NONE, 5000, None)
                 print("ok", flush=True)
             elif words[0] == "ping":
                 bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", None, None, Gio.DBusCallFlags.NONE, 5000, None)

@@ -13,6 +13,8 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        libiio does when it opens a device, may see the temporary file vanish.) -> {"ok": true}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
+  {"unlink": PATH, "attribute": NAME}   deletes one attribute file, with no uevent: a device vanishing
+                       under a reader before udev says so                    -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
   {"stream": DEVNODE, "scan": HEX, "count": N, "rate": HZ}   writes N copies of the scan to /dev/... at
                        HZ from a thread; "{t}" in HEX is replaced by a little-endian 64-bit nanosecond timestamp
@@ -147,6 +149,9 @@ for line in sys.stdin:
         # The kernel announces a removal; umockdev's remove_device alone does not.
         testbed.uevent(command["remove"], "remove")
         testbed.remove_device(command["remove"])
+        print(json.dumps({"ok": True}), flush=True)
+    elif "unlink" in command:
+        os.remove(os.path.join(testbed.get_root_dir(), command["unlink"].lstrip("/"), command["attribute"]))
         print(json.dumps({"ok": True}), flush=True)
     elif "describe" in command:
         testbed.add_from_string(command["describe"])

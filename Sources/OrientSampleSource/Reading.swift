@@ -1,0 +1,55 @@
+/// One value read from a sensor that gives one value at a time (light today; proximity and compass to come).
+public enum Reading: Sendable, Equatable {
+    /// An ambient light level, in the sensor's own unit.
+    case light(level: Double, unit: LightUnit)
+
+    public var kind: SensorKind {
+        switch self {
+        case .light: .light
+        }
+    }
+}
+
+/// What a light level is measured in, named as iio-sensor-proxy's `LightLevelUnit` names it.
+public enum LightUnit: String, Sendable, Equatable {
+    /// Illuminance, from IIO light sensors.
+    case lux
+    /// A scale of the driver's own (Apple's applesmc: a percentage).
+    case vendor
+}
+
+/// What a one-value sensor says about itself when it opens: for the logs and, later, `status` and `doctor`.
+public struct ReadingSensorDescription: Sendable, Equatable {
+    public var kind: SensorKind
+    /// `iio:device1`.
+    public var id: String
+    /// The driver's name (`acpi-als`), or the id when it has none.
+    public var name: String
+    /// Seconds between two reads.
+    public var interval: Double
+    /// Why this device was taken for the kind: `IIO_SENSOR_PROXY_TYPE iio-poll-als`, `channel in_illuminance_input`.
+    public var foundBy: String
+
+    public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.interval = interval
+        self.foundBy = foundBy
+    }
+
+    /// `acpi-als (iio:device1)`, or the id alone when the driver has no name.
+    public var displayName: String { name == id ? id : "\(name) (\(id))" }
+}
+
+/// What a reading source reports.
+public enum ReadingEvent: Sendable, Equatable {
+    /// A sensor was opened; its readings follow.
+    case opened(ReadingSensorDescription)
+    /// A new value (sent when read, whether or not it changed: the consumer decides what is a change).
+    case reading(Reading)
+    /// The sensor went away; `opened` follows when one (re)appears.
+    case lost(reason: String)
+    /// No sensor of this kind is present (at start, or after the last one went away). Not fatal: the source waits.
+    case noSensor(reason: String)
+}

@@ -1,0 +1,145 @@
+import Logging
+import OrientSampleSource
+
+#if canImport(Glibc)
+import Glibc
+import OrientPosix
+#endif
+
+/// The read loop of ``PolledReadingSource``, confined to its thread: opens the first matching device, reads it
+/// every `interval`, and follows udev's add and remove events. It waits in one `poll` on the udev monitor and the
+/// stop pipe, with a timeout only while a sensor is open.
+final class PolledReadingCapture {
+    private let driver: any PolledReadingDriver.Type
+    private let deliver: @Sendable (ReadingEvent) -> Void
+    private let stop: StopFlag
+    private let wakeup: WakeupPipe
+    private let logger: Logger
+
+    private var sensor: (id: String, driver: any PolledReadingDriver)?
+    /// Set when there is nothing to open (none found, or the last one failed): wait for udev to say something.
+    private var waitingForChange = false
+    /// The read problem last logged, so that a sensor stuck on bad input is logged once, not at every read.
+    private var lastProblem: String?
+    private var lastNoSensor: String?
+
+    init(
+        driver: any PolledReadingDriver.Type, deliver: @escaping @Sendable (ReadingEvent) -> Void, stop: StopFlag,
+        wakeup: WakeupPipe, logger: Logger
+    ) {
+        self.driver = driver
+        self.deliver = deliver
+        self.stop = stop
+        self.wakeup = wakeup
+        self.logger = logger
+    }
+
+    private var name: String { driver.kind.displayName }
+
+    func run() {
+        let udev: UdevSession
+        let monitor: Int32
+        do {
+            udev = try UdevSession()
+            monitor = try udev.monitorDescriptor()
+        } catch {
+            deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
+            return
+        }
+        var nextRead = 0.0
+        while !stop.isSet {
+            if sensor == nil, !waitingForChange {
+                open(udev)
+                nextRead = monotonicSeconds()
+            }
+            var timeout: Double?
+            if let open = sensor {
+                let now = monotonicSeconds()
+                if now >= nextRead {
+                    read(open)
+                    nextRead += open.driver.interval
+                    // After a stall, carry on from now rather than reading in a burst.
+                    if nextRead < now { nextRead = now + open.driver.interval }
+                }
+                if sensor != nil { timeout = max(0, nextRead - monotonicSeconds()) }
+            }
+            if wait(monitor, seconds: timeout) { handleEvents(udev) }
+        }
+    }
+
+    private func open(_ udev: UdevSession) {
+        guard let device = udev.iioDeviceFacts().first(where: { driver.match($0) != nil }), let foundBy = driver.match(device)
+        else {
+            announceNoSensor("no \(name) found")
+            return
+        }
+        do {
+            let opened = try driver.init(device: device, logger: logger)
+            sensor = (device.id, opened)
+            lastProblem = nil
+            lastNoSensor = nil
+            let description = ReadingSensorDescription(
+                kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
+            logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
+            deliver(.opened(description))
+        } catch {
+            announceNoSensor("cannot open the \(name) \(device.id): \(error)")
+        }
+    }
+
+    private func read(_ open: (id: String, driver: any PolledReadingDriver)) {
+        do {
+            let reading = try open.driver.read()
+            if lastProblem != nil {
+                logger.notice("\(name) \(open.id) reads again")
+                lastProblem = nil
+            }
+            deliver(.reading(reading))
+        } catch where error.deviceIsGone {
+            close(reason: "\(error)")
+        } catch {
+            // Bad input (a value that is not a number, a read that fails): said once, the last level stays.
+            let problem = "\(error)"
+            guard problem != lastProblem else { return }
+            lastProblem = problem
+            logger.warning("\(name) \(open.id): \(problem); the level stays as last read until it reads a number")
+        }
+    }
+
+    private func handleEvents(_ udev: UdevSession) {
+        while let event = udev.nextEvent() {
+            logger.debug("udev \(event.action) \(event.id)")
+            if event.action == "remove", event.id == sensor?.id { close(reason: "\(event.id) was removed") }
+            waitingForChange = false
+        }
+    }
+
+    private func close(reason: String) {
+        logger.warning("\(name) lost: \(reason)")
+        sensor = nil
+        lastNoSensor = nil
+        // Reopened when udev says something changed: a device that lost its files must not be retried in a loop.
+        waitingForChange = true
+        deliver(.lost(reason: reason))
+    }
+
+    private func announceNoSensor(_ reason: String) {
+        waitingForChange = true
+        guard reason != lastNoSensor else { return }
+        lastNoSensor = reason
+        logger.info("\(reason); waiting for one")
+        deliver(.noSensor(reason: reason))
+    }
+
+    /// Whether the udev monitor became readable within `seconds` (nil: no timeout); a stop returns false at once.
+    private func wait(_ monitor: Int32, seconds: Double?) -> Bool {
+        var entries = [
+            pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let timeout = seconds.map { Int32(($0 * 1000).rounded(.up)) } ?? -1
+        guard poll(&entries, 2, timeout) > 0 else { return false }
+        if entries[1].revents != 0 { return false }
+        return entries[0].revents != 0
+    }
+}

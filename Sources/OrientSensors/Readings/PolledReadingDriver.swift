@@ -1,0 +1,56 @@
+import Logging
+import OrientPosix
+import OrientSampleSource
+
+/// One kind of polled sysfs sensor (the IIO light sensor today; proximity next): how udev's devices are matched,
+/// and how an opened one is read. ``PolledReadingSource`` does the rest: the thread, the hot-plug, the interval.
+///
+/// A driver is made when its device is opened and lives until it closes, on the source's thread only.
+protocol PolledReadingDriver: SendableMetatype {
+    static var kind: SensorKind { get }
+    /// Why `device` is this kind of sensor (`IIO_SENSOR_PROXY_TYPE iio-poll-als`), or nil when it is not.
+    static func match(_ device: IIODeviceFacts) -> String?
+    /// Opens `device`, reading what stays fixed while it is open (a scale, the interval); problems that leave it
+    /// usable are logged.
+    init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault)
+    /// Seconds between two reads.
+    var interval: Double { get }
+    func read() throws(AttributeFault) -> Reading
+}
+
+/// A sysfs attribute that could not be read, or did not hold a number.
+struct AttributeFault: Error, Equatable, CustomStringConvertible {
+    enum Problem: Equatable {
+        case unreadable(errno: Int32)
+        case notANumber(text: String)
+    }
+
+    var path: String
+    var problem: Problem
+
+    /// The device went away (unplugged, driver unbound) rather than failing for a moment.
+    var deviceIsGone: Bool {
+        guard case .unreadable(let errno) = problem else { return false }
+        return SensorError("read", errno: errno).deviceIsGone
+    }
+
+    var description: String {
+        switch problem {
+        case .unreadable(let errno): "\(path): \(SensorError("read", errno: errno))"
+        case .notANumber(let text): "\(path) reads \"\(text)\", not a number"
+        }
+    }
+}
+
+/// The number in sysfs attribute `path` (`123`, `0.5`, with the trailing newline sysfs gives).
+func readNumber(_ path: String) throws(AttributeFault) -> Double {
+    let text: String
+    switch readTextFile(path) {
+    case .success(let read): text = read
+    case .failure(let error): throw AttributeFault(path: path, problem: .unreadable(errno: error.rawValue))
+    }
+    guard let value = RawAttributeFile.value(parsing: text) else {
+        throw AttributeFault(path: path, problem: .notANumber(text: text.trimmingSpaces))
+    }
+    return value
+}

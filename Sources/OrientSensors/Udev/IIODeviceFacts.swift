@@ -1,0 +1,40 @@
+import CUdev
+
+/// What udev says of one IIO device, enough for a driver to decide whether it is its kind of sensor.
+struct IIODeviceFacts: Sendable, Equatable {
+    /// `iio:device1`.
+    var id: String
+    /// The sysfs path, e.g. `/sys/devices/.../iio:device1`.
+    var path: String
+    /// The driver's `name` attribute, when it has one.
+    var name: String?
+    /// iio-sensor-proxy's udev property `IIO_SENSOR_PROXY_TYPE`, a space-separated list (`iio-poll-als`).
+    var sensorProxyTypes: Set<String>
+    /// The names of its sysfs attributes (`in_illuminance_raw`, `in_illuminance_scale` ...).
+    var attributes: Set<String>
+
+    /// The path of attribute `name`.
+    func attributePath(_ name: String) -> String { "\(path)/\(name)" }
+}
+
+extension UdevSession {
+    /// Every IIO device, sorted by id (`iio:device2` before `iio:device10`): the first match of a kind wins, as in
+    /// iio-sensor-proxy.
+    func iioDeviceFacts() -> [IIODeviceFacts] {
+        var result: [IIODeviceFacts] = []
+        forEachDevice(subsystem: "iio") { device, path in
+            let id = optionalString(udev_device_get_sysname(device)) ?? path
+            let types = optionalString(udev_device_get_property_value(device, "IIO_SENSOR_PROXY_TYPE")) ?? ""
+            var attributes: Set<String> = []
+            var entry = udev_device_get_sysattr_list_entry(device)
+            while let current = entry {
+                if let name = optionalString(udev_list_entry_get_name(current)) { attributes.insert(name) }
+                entry = udev_list_entry_get_next(current)
+            }
+            result.append(IIODeviceFacts(
+                id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
+                sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes))
+        }
+        return result.sorted { $0.id.localizedStandardLess($1.id) }
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ambient light sensor on the net.hadess.SensorProxy facade: an emulated polled IIO light sensor (umockdev)
+/// beside an emulated accelerometer, on a private system bus, read by busctl, a GIO client, `gdbus monitor` and
+/// iio-sensor-proxy's own client monitor-sensor.
+@Suite(
+    "The ambient light sensor on a private bus", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct LightSensorTests {
+    /// A polled light sensor as iio-sensor-proxy's udev rule tags it: 100 raw at scale 0.5 is 50 lux.
+    static let lightAttributes = ["name": "als", "in_illuminance_raw": "100", "in_illuminance_scale": "0.5"]
+    static let lightProperties = ["IIO_SENSOR_PROXY_TYPE": "iio-poll-als"]
+    static let sensorProxyDaemon = "/usr/sbin/iio-sensor-proxy"
+
+    /// One private bus, an emulated accelerometer and (unless told otherwise) light sensor, and a daemon serving them.
+    final class Setup {
+        let folder: String
+        let bus: PrivateBus
+        let testbed: UmockdevTestbed
+        let accelerometerPath: String
+        var lightPath: String?
+        var daemon: DaemonHarness!
+        private var peer: LineProcess?
+
+        init(light: Bool = true) throws {
+            folder = try DaemonHarness.makeFolder()
+            bus = try PrivateBus(folder: folder)
+            testbed = try UmockdevTestbed()
+            accelerometerPath = try testbed.addDevice(
+                "iio:device0", attributes: LiveSensorTests.portraitAttributes,
+                properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
+            if light { try addLight() }
+        }
+
+        var environment: [String: String] { testbed.environment.merging(bus.environment) { $1 } }
+
+        func addLight(_ attributes: [String: String] = LightSensorTests.lightAttributes) throws {
+            lightPath = try testbed.addDevice("iio:device1", attributes: attributes, properties: LightSensorTests.lightProperties)
+        }
+
+        func setLight(_ attribute: String, _ value: String) throws {
+            try testbed.set(try #require(lightPath), attribute, value)
+        }
+
+        func startOrientd() throws {
+            daemon = try DaemonHarness(["--dbus", "--rate", "50"], folder: folder, environment: environment)
+            try daemon.waitUntilListening()
+            guard waitFor({ self.bus.property("HasAmbientLight") != nil }) else { throw HarnessError("no name:\n\(daemon.log)") }
+        }
+
+        /// iio-sensor-proxy's own daemon on the same bus and sensors, for the side-by-side case.
+        func startSensorProxy() throws {
+            peer = try LineProcess(LightSensorTests.sensorProxyDaemon, [], environment: environment)
+            guard waitFor({ self.bus.property("HasAmbientLight") != nil }) else { throw HarnessError("iio-sensor-proxy did not start") }
+        }
+
+        func client() throws -> LineProcess {
+            let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+            guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
+            return client
+        }
+
+        /// monitor-sensor as a user runs it: it claims the accelerometer, the light and the proximity sensor.
+        func monitorSensor() throws -> LineProcess {
+            // stdbuf: monitor-sensor prints through stdio, block-buffered into a pipe.
+            try LineProcess("/usr/bin/stdbuf", ["-oL", PrivateBus.monitorSensor], environment: bus.environment)
+        }
+
+        /// Every signal the facade sends from its main object, one line each.
+        func signalMonitor() throws -> LineProcess {
+            let monitor = try LineProcess(
+                "/usr/bin/stdbuf",
+                ["-oL", "/usr/bin/gdbus", "monitor", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy"],
+                environment: bus.environment)
+            guard monitor.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
+            return monitor
+        }
+
+        func level() -> String? { bus.property("LightLevel") }
+
+        /// Threads of the daemon reading the light sensor (named `orientd-light`): one while it is open, else none.
+        func lightThreads() -> Int {
+            let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            return names.filter {
+                (try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8))?.hasPrefix("orientd-light") == true
+            }.count
+        }
+
+        deinit {
+            daemon = nil
+            peer?.kill()
+            bus.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    @Test("Present, 0 lux and closed before any claim: no thread reads it")
+    func beforeClaim() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 0")
+        #expect(setup.bus.property("LightLevelUnit") == "s \"lux\"")
+        #expect(setup.lightThreads() == 0)
+        #expect(!setup.daemon.log.contains("opening the light sensor"))
+    }
+
+    @Test("A claim reads the level; a change comes with PropertiesChanged carrying the unit; a release closes it and keeps the value")
+    func claimChangeRelease() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 50" }, "100 raw at scale 0.5\n\(setup.daemon.log)")
+        #expect(setup.lightThreads() == 1)
+        #expect(setup.daemon.log.contains("light sensor als (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-poll-als; read every 0.8 s"))
+
+        let start = signals.lines.count
+        try setup.setLight("in_illuminance_raw", "250")
+        #expect(waitFor { setup.level() == "d 125" })
+        let changed = signals.waitForLine(after: start) { $0.contains("'LightLevel': <125.0>") }
+        #expect(changed?.contains("PropertiesChanged ('net.hadess.SensorProxy'") == true, "\(signals.lines)")
+        #expect(changed?.contains("'LightLevelUnit': <'lux'>") == true, "the unit comes with the level: \(signals.lines)")
+
+        #expect(client.ask("release-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.lightThreads() == 0 }, "no thread is left to wake")
+        try setup.setLight("in_illuminance_raw", "40")
+        #expect(setup.level() == "d 125", "the last reading is kept after release")
+        #expect(setup.bus.property("HasAmbientLight") == "b true")
+        #expect(client.ask("release-light") == "ok", "releasing with no claim succeeds")
+    }
+
+    @Test("Claims are per client: the sensor stays open while one claimant is left, and closes when the last leaves the bus")
+    func claimantLeaves() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let first = try setup.client()
+        let second = try setup.client()
+        #expect(first.ask("claim-light") == "ok")
+        #expect(second.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 50" })
+        first.kill()
+        try setup.setLight("in_illuminance_raw", "60")
+        #expect(waitFor { setup.level() == "d 30" }, "still read for the second client")
+        #expect(!setup.daemon.log.contains("closed the light sensor"))
+        second.kill()
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.lightThreads() == 0 })
+        #expect(setup.level() == "d 30")
+    }
+
+    @Test("Unplugged: HasAmbientLight false, the level kept; plugged back: it appears and reads again")
+    func unplugReplug() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let monitor = try setup.monitorSensor()
+        #expect(monitor.waitForLine { $0 == "    Light changed: 50.000000 (lux)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        var start = monitor.lines.count
+        try setup.testbed.remove(try #require(setup.lightPath))
+        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        #expect(setup.level() == "d 50")
+        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
+        start = monitor.lines.count
+        var dimmer = Self.lightAttributes
+        dimmer["in_illuminance_raw"] = "30"
+        try setup.addLight(dimmer)
+        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
+        let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 15.000000 (lux)" }
+        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads: \(monitor.lines)\n\(setup.daemon.log)")
+    }
+
+    @Test("A claim made before the sensor exists takes effect when it appears")
+    func claimBeforeSensor() throws {
+        let setup = try Setup(light: false)
+        try setup.startOrientd()
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok", "claiming an absent sensor succeeds")
+        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
+        try setup.addLight()
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" })
+        #expect(waitFor { setup.level() == "d 50" }, "\(setup.daemon.log)")
+    }
+
+    @Test("A value that is not a number: one clear log line, the level kept, the accelerometer still served")
+    func notANumber() throws {
+        // Read every 50 ms, so that the bad value is read many times over while the accelerometer is checked.
+        let setup = try Setup(light: false)
+        try setup.addLight(Self.lightAttributes.merging(["in_illuminance_integration_time": "0.05"]) { $1 })
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 50" })
+        try setup.setLight("in_illuminance_raw", "abc")
+        let problem = "iio:device1/in_illuminance_raw reads \"abc\", not a number"
+        #expect(waitFor { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 50")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        try setup.setLight("in_illuminance_raw", "20")
+        #expect(waitFor { setup.level() == "d 10" })
+        #expect(setup.daemon.log.components(separatedBy: problem).count == 2, "said once, not at every poll:\n\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("light sensor iio:device1 reads again"))
+    }
+
+    @Test("The sensor vanishing mid-read: one log line, the accelerometer still served, and read again once udev brings it back")
+    func vanishesMidRead() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 50" })
+        let path = try #require(setup.lightPath)
+        try setup.testbed.unlink(path, attribute: "in_illuminance_raw")
+        let lost = "light sensor lost: \(path)/in_illuminance_raw: read failed: No such file or directory"
+        #expect(waitFor { setup.daemon.log.contains(lost) }, "\(setup.daemon.log)")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 50", "the last level is kept")
+        // The kernel announces the removal; the sensor comes back as a new device.
+        try setup.testbed.remove(path)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b false" })
+        var brighter = Self.lightAttributes
+        brighter["in_illuminance_raw"] = "300"
+        try setup.addLight(brighter)
+        #expect(waitFor { setup.level() == "d 150" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.components(separatedBy: "read failed").count == 2, "said once:\n\(setup.daemon.log)")
+    }
+
+    @Test("A scale of 0 counts as 1, said once in the log; the accelerometer still served")
+    func scaleOfZero() throws {
+        let setup = try Setup(light: false)
+        try setup.addLight(["name": "als", "in_illuminance_raw": "42", "in_illuminance_scale": "0"])
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 42" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("iio:device1/in_illuminance_scale reads 0; using 1, as iio-sensor-proxy does"), "\(setup.daemon.log)")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" })
+    }
+
+    /// A sensor reading 50 lux, the channel to change, and the values of it that read 125 and then 5 lux: raw ×
+    /// scale read every 0.8 s, and an input channel (which iio-sensor-proxy scales too) with an integration time.
+    static let sideBySide: [(attributes: [String: String], channel: String, values: [String])] = [
+        (lightAttributes, "in_illuminance_raw", ["250", "10"]),
+        (["name": "als", "in_illuminance_input": "25", "in_illuminance_scale": "2", "in_illuminance_integration_time": "0.2"],
+         "in_illuminance_input", ["62.5", "2.5"]),
+    ]
+
+    /// What monitor-sensor prints of the light sensor while `channel` takes each of `values`.
+    private func lightLines(_ setup: Setup, channel: String, values: [String]) throws -> [String] {
+        let monitor = try setup.monitorSensor()
+        var seen = monitor.waitForLineIndex { $0.hasPrefix("    Light changed") } ?? -1
+        for value in values {
+            try setup.setLight(channel, value)
+            seen = monitor.waitForLineIndex(after: seen + 1) { $0.hasPrefix("    Light changed") } ?? seen
+        }
+        return monitor.lines.filter { $0.contains("ight") }
+    }
+
+    @Test(
+        "monitor-sensor prints the same light lines for orientd as for iio-sensor-proxy on the same emulated sensor",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: sensorProxyDaemon), "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"),
+        arguments: [0, 1])
+    func sameAsSensorProxy(sensor: Int) throws {
+        let (attributes, channel, values) = Self.sideBySide[sensor]
+        let ours = try Setup(light: false)
+        try ours.addLight(attributes)
+        try ours.startOrientd()
+        let orientd = try lightLines(ours, channel: channel, values: values)
+        let theirs = try Setup(light: false)
+        try theirs.addLight(attributes)
+        try theirs.startSensorProxy()
+        let sensorProxy = try lightLines(theirs, channel: channel, values: values)
+        #expect(orientd == [
+            "=== Has ambient light sensor (value: 0.000000, unit: lux)", "    Light changed: 50.000000 (lux)",
+            "    Light changed: 125.000000 (lux)", "    Light changed: 5.000000 (lux)",
+        ], "\(ours.daemon.log)")
+        #expect(orientd == sensorProxy)
+    }
+}
