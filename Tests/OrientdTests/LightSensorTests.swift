@@ -254,6 +254,38 @@ struct LightSensorTests {
         #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" })
     }
 
+    @Test("The filter: noise and a hand's shadow publish nothing, lights off publishes promptly, and at rest the level is the sensor's reading")
+    func filter() throws {
+        // Read every 0.3 s; the test changes the level every 0.1 s, so no three readings in a row are equal.
+        let setup = try Setup(light: false)
+        try setup.addLight(["name": "als", "in_illuminance_input": "300", "in_illuminance_integration_time": "0.3"])
+        try setup.startOrientd()
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 300" }, "the first reading at once\n\(setup.daemon.log)")
+        // 300 lux ± 3 %, and every 1.2 s a shadow at 40 % for 0.2 s: a reading that catches it is confirmed
+        // half a second later, once the shadow has passed.
+        let noise = ["309", "294", "304", "297", "306", "291", "303", "298", "307", "301"]
+        let start = signals.lines.count
+        for step in 0..<36 {
+            try setup.setLight("in_illuminance_input", step % 12 < 2 ? ["120", "118"][step % 12] : noise[step % 10])
+            usleep(100_000)
+        }
+        let during = signals.lines[start...].filter { $0.contains("'LightLevel'") }
+        #expect(during.isEmpty, "noise and shadows published: \(during)\n\(setup.daemon.log)")
+
+        let lightsOff = Date()
+        try setup.setLight("in_illuminance_input", "4")
+        #expect(waitFor { setup.level() == "d 4" }, "\(setup.daemon.log)")
+        let reaction = Date().timeIntervalSince(lightsOff)
+        #expect(reaction < 1.5, "a reading every 0.3 s and a confirmation half a second later: \(reaction) s")
+
+        // Below the threshold, but steady: the sensor's own reading, as iio-sensor-proxy shows it.
+        try setup.setLight("in_illuminance_input", "4.5")
+        #expect(waitFor { setup.level() == "d 4.5" }, "\(setup.daemon.log)")
+    }
+
     /// A sensor reading 50 lux, the channel to change, and the values of it that read 125 and then 5 lux: raw ×
     /// scale read every 0.8 s, and an input channel (which iio-sensor-proxy scales too) with an integration time.
     static let sideBySide: [(attributes: [String: String], channel: String, values: [String])] = [
