@@ -43,14 +43,16 @@ struct ProximitySensorTests {
 
         func near() -> String? { bus.property("ProximityNear") }
 
-        /// Threads of the daemon reading the proximity sensor (`orientd-proximity`, cut to 15 bytes by the kernel).
-        func proximityThreads() -> Int {
-            let tasks = "/proc/\(daemon.process.processIdentifier)/task"
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-            return names.filter {
-                (try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8))?.hasPrefix("orientd-proxim") == true
-            }.count
-        }
+        func proximityThreads() -> Int { ProximitySensorTests.proximityThreads(of: daemon) }
+    }
+
+    /// Threads of `daemon` reading the proximity sensor (`orientd-proximity`, cut to 15 bytes by the kernel).
+    static func proximityThreads(of daemon: DaemonHarness) -> Int {
+        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return names.filter {
+            (try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8))?.hasPrefix("orientd-proxim") == true
+        }.count
     }
 
     @Test("Present, far and closed before any claim: no thread reads it")
