@@ -131,6 +131,7 @@ let package = Package(
                 "OrientCore",
                 "OrientProtocol",
                 "OrientFollow",
+                "OrientPosix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
