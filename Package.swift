@@ -113,6 +113,7 @@ let package = Package(
                 "OrientPosix",
                 "OrientSampleSource",
                 "OrientTools",
+                "OrientctlCommands",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -125,8 +126,9 @@ let package = Package(
             name: "OrientFollow",
             dependencies: ["OrientProtocol", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .executableTarget(
-            name: "orientctl",
+        // orientctl's commands, in a library so that the release's one binary can serve as orientctl too.
+        .target(
+            name: "OrientctlCommands",
             dependencies: [
                 "OrientCore",
                 "OrientProtocol",
@@ -137,6 +139,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // orientctl on its own, for development builds and tests; `make release` builds orientd only.
+        .executableTarget(name: "orientctl", dependencies: ["OrientctlCommands"]),
         // Synthesised recordings for tests and benchmarks: poses, rotations, noise, shaking, walking, falls.
         .target(
             name: "OrientScenarios",
