@@ -80,8 +80,9 @@ extension Orientctl {
                     try await DaemonClient.withConnection(path: connection.path) { client in
                         let reply = try await client.request(.subscribe(settings.subscription()))
                         backoff.reset()
-                        subscribedOnce = true
                         await link.update(FollowState(reply))
+                        if !subscribedOnce { releaseStartupPages() }
+                        subscribedOnce = true
                         while let (_, message) = try await client.nextLine() {
                             guard message.event != nil else { continue }
                             await link.update(FollowState(message))

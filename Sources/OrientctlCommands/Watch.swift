@@ -32,6 +32,7 @@ extension Orientctl {
                         try runHook(reply, previous: previous)
                         previous = interface
                     }
+                    releaseStartupPages()
                     while let (_, message) = try await client.nextLine() {
                         guard message.event != nil, let interface = message.interface, interface != previous else { continue }
                         try runHook(message, previous: previous)
