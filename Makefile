@@ -180,11 +180,13 @@ deb: release
 	scripts/install-deps.sh debhelper
 	scripts/build-deb.sh
 
-# Builds the package, runs lintian, installs it, checks it and the daemon it holds, and purges it
+# Builds the package, and the same build packaged as a later version (for the upgrade), runs lintian, installs it,
+# checks it and the daemon it holds, upgrades, downgrades, removes and installs it again, and purges it
 # (scripts/check-deb.sh says what, and how the machine is put back as it was).
 check-deb: deb
 	scripts/install-deps.sh lintian
-	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb)
+	scripts/build-deb.sh --version-suffix +check1 --out .build/deb-next
+	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb) $$(ls .build/deb-next/orientd_*.deb)
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

@@ -2,13 +2,26 @@
 # Builds orientd's Debian package (debian/) with dpkg-buildpackage and prints the path of the .deb, which goes
 # to .build/deb with the .buildinfo and .changes, not to the parent directory. Called by `make deb`, after
 # `make release`.
+#
+# Usage: scripts/build-deb.sh [--version-suffix SUFFIX --out FOLDER]
+# With a suffix, the same build is packaged as a later version (0.1.0+SUFFIX) into FOLDER: `make check-deb`
+# upgrades to it, and downgrades from it, without the committed version changing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+suffix= out=.build/deb
+while (($#)); do
+    case $1 in
+        --version-suffix) suffix=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) echo "build-deb: unknown argument $1" >&2; exit 64 ;;
+    esac
+done
 
 # The package's version is the daemon's own (Sources/orientd/OrientdVersion.swift), as the release binary
 # reports it, so that `dpkg -s orientd` and `orientd --version` cannot disagree. debian/changelog is written
 # from it (git ignores it), dated by the last commit as the manual pages are, not by the day of the build.
-version=$(.build/release/orientd --version)
+version=$(.build/release/orientd --version)$suffix
 dpkg --validate-version "$version" ||
     { echo "build-deb: orientd --version printed '$version', not a Debian version" >&2; exit 1; }
 maintainer=$(sed -n 's/^Maintainer: //p' debian/control)
@@ -17,15 +30,16 @@ date=$(git log -1 --format=%cD 2>/dev/null || date -R)
 cat > debian/changelog <<CHANGELOG
 orientd ($version) unstable; urgency=medium
 
-  * orientd $version, built from commit $commit by make deb.
+  * orientd $version, built from commit $commit by make deb${suffix:+ (a test version for make check-deb)}.
 
  -- $maintainer  $date
 CHANGELOG
 
-out=.build/deb
 arch=$(dpkg --print-architecture)
 rm -rf "$out"
 mkdir -p "$out"
+ORIENTD_DEB_DIR=$(realpath "$out")
+export ORIENTD_DEB_DIR
 # Binary only (-b), unsigned: a package for this machine's architecture, built from this checkout.
 dpkg-buildpackage -b --no-sign \
     --buildinfo-option=-u"$out" --buildinfo-file="$out/orientd_${version}_$arch.buildinfo" \
