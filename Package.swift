@@ -50,7 +50,8 @@ let package = Package(
         // The interface between sample sources and the daemon: events, sensor descriptions, capture handles.
         // Pure Swift, so that the server can use it without linking libiio.
         .target(name: "OrientSampleSource", dependencies: ["OrientCore"]),
-        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes.
+        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes;
+        // child processes (posix_spawn) and the environment.
         .target(name: "OrientPosix", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
