@@ -53,18 +53,21 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# One binary serves as both commands: orientd, and orientctl when called by that name (Sources/orientd/main.swift),
+# installed as a link to it. One product, one set of flags: nothing is compiled twice, and a second `make release`
+# with nothing changed takes seconds (BENCHMARKS.md, "The package").
 release: deps
 	# The build does not know the order file as an input: a newer one needs a new link.
 	if [ $(ORDER_FILE) -nt .build/release/orientd ]; then rm -f .build/release/orientd; fi
 	$(SWIFT) build $(RELEASE_FLAGS) $(DAEMON_FLAGS) --product orientd
-	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
+	ln -sf orientd .build/release/orientctl
 
 # Runs the release daemon under valgrind's callgrind while it serves (scripts/order-file.py says how) and writes
 # the functions it ran to $(ORDER_FILE). A few minutes; run it after changes to what the daemon does while serving.
 order-file:
 	scripts/install-deps.sh valgrind
 	$(SWIFT) build $(RELEASE_FLAGS) $(NO_PIE) --product orientd
-	$(SWIFT) build $(RELEASE_FLAGS) --product orientctl
+	ln -sf orientd .build/release/orientctl
 	scripts/order-file.py generate .build/release/orientd .build/release/orientctl $(ORDER_FILE)
 
 # The main job: the daemon on the demo trace, looping, with its socket under .build/run. It runs until Ctrl-C;
@@ -148,7 +151,8 @@ install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
-	install -m 0755 -s .build/release/orientd .build/release/orientctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 -s .build/release/orientd $(DESTDIR)$(BINDIR)/
+	ln -sf orientd $(DESTDIR)$(BINDIR)/orientctl
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
 	install -d $(DESTDIR)$(USERUNITDIR) && sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
@@ -183,11 +187,13 @@ deb: release
 	scripts/install-deps.sh debhelper
 	scripts/build-deb.sh
 
-# Builds the package, runs lintian, installs it, checks it and the daemon it holds, and purges it
+# Builds the package, and the same build packaged as a later version (for the upgrade), runs lintian, installs it,
+# checks it and the daemon it holds, upgrades, downgrades, removes and installs it again, and purges it
 # (scripts/check-deb.sh says what, and how the machine is put back as it was).
 check-deb: deb
 	scripts/install-deps.sh lintian
-	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb)
+	scripts/build-deb.sh --version-suffix +check1 --out .build/deb-next
+	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb) $$(ls .build/deb-next/orientd_*.deb)
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

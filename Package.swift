@@ -54,7 +54,8 @@ let package = Package(
         // The interface between sample sources and the daemon: events, sensor descriptions, capture handles.
         // Pure Swift, so that the server can use it without linking libiio.
         .target(name: "OrientSampleSource", dependencies: ["OrientCore"]),
-        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes.
+        // Small POSIX helpers: naming the threads that block in C calls and waking their poll; atomic file writes;
+        // child processes (posix_spawn) and the environment.
         .target(name: "OrientPosix", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // Sample sources behind one small interface: replayed traces, live IIO sensors.
         .target(
@@ -119,6 +120,7 @@ let package = Package(
                 "OrientPosix",
                 "OrientSampleSource",
                 "OrientTools",
+                "OrientctlCommands",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -133,17 +135,21 @@ let package = Package(
             name: "OrientFollow",
             dependencies: ["OrientProtocol", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .executableTarget(
-            name: "orientctl",
+        // orientctl's commands, in a library so that the release's one binary can serve as orientctl too.
+        .target(
+            name: "OrientctlCommands",
             dependencies: [
                 "OrientCore",
                 "OrientProtocol",
                 "OrientFollow",
+                "OrientPosix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // orientctl on its own, for development builds and tests; `make release` builds orientd only.
+        .executableTarget(name: "orientctl", dependencies: ["OrientctlCommands"]),
         // Synthesised recordings for tests and benchmarks: poses, rotations, noise, shaking, walking, falls.
         .target(
             name: "OrientScenarios",

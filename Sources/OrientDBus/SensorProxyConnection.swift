@@ -12,7 +12,7 @@ import Glibc
 final class SensorProxyConnection {
     /// The kinds whose claims are tracked; claims of the others succeed and do nothing, as iio-sensor-proxy's do
     /// when no such sensor exists.
-    static let claimable: [SensorKind] = [.accelerometer, .light]
+    static let claimable: [SensorKind] = [.accelerometer, .light, .proximity]
 
     /// How many clients claim `kind`: unique bus names, each dropped by sd-bus when it leaves the bus.
     func claimCount(of kind: SensorKind) -> Int { tracks[kind].map { Int(sd_bus_track_count($0)) } ?? 0 }
@@ -117,7 +117,7 @@ final class SensorProxyConnection {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
         let claim = member.hasPrefix("Claim")
         let named = member.dropFirst(claim ? 5 : 7)
-        // Proximity and compass: not served yet, and claiming an absent sensor succeeds, as in iio-sensor-proxy
+        // The compass: not served yet, and claiming an absent sensor succeeds, as in iio-sensor-proxy
         // (its monitor-sensor claims the accelerometer, light and proximity and quits on any error).
         guard let kind = SensorKind.allCases.first(where: { $0.busName == named }), let track = tracks[kind] else { return 0 }
         let result = claim ? sd_bus_track_add_sender(track, call) : sd_bus_track_remove_sender(track, call)
@@ -132,8 +132,10 @@ final class SensorProxyConnection {
         case "HasAmbientLight": return append(reply, published.hasAmbientLight)
         case "LightLevelUnit": return append(reply, published.lightLevelUnit.rawValue)
         case "LightLevel": return append(reply, published.lightLevel)
+        case "HasProximity": return append(reply, published.hasProximity)
+        case "ProximityNear": return append(reply, published.proximityNear)
         case "CompassHeading": return append(reply, 0.0)
-        default: return append(reply, false)  // HasProximity, ProximityNear, HasCompass
+        default: return append(reply, false)  // HasCompass
         }
     }
 

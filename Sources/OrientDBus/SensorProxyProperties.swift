@@ -9,14 +9,16 @@ import OrientSampleSource
 /// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
 /// and while no sensor can be read.
 ///
-/// The light level is 0 until the first reading and keeps the last one when nobody claims the sensor any more, or
-/// it is unplugged, as in iio-sensor-proxy.
+/// The light level and the proximity are 0 and false until the first reading and keep the last one when nobody
+/// claims the sensor any more, or it is unplugged, as in iio-sensor-proxy.
 public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var hasAccelerometer = false
     public private(set) var accelerometerOrientation = "undefined"
     public private(set) var hasAmbientLight = false
     public private(set) var lightLevel = 0.0
     public private(set) var lightLevelUnit = LightUnit.lux
+    public private(set) var hasProximity = false
+    public private(set) var proximityNear = false
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
@@ -40,7 +42,9 @@ public struct SensorProxyProperties: Sendable, Equatable {
             refresh()
         case .light:
             hasAmbientLight = present
-        case .proximity, .compass:
+        case .proximity:
+            hasProximity = present
+        case .compass:
             break  // not served yet
         }
     }
@@ -51,6 +55,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
         case .light(let level, let unit):
             lightLevel = level
             lightLevelUnit = unit
+        case .proximity(let near):
+            proximityNear = near
         }
     }
 
@@ -76,6 +82,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
         if lightLevel != earlier.lightLevel || lightLevelUnit != earlier.lightLevelUnit {
             names += ["LightLevel", "LightLevelUnit"]
         }
+        if hasProximity != earlier.hasProximity { names.append("HasProximity") }
+        if proximityNear != earlier.proximityNear { names.append("ProximityNear") }
         return names
     }
 

@@ -18,7 +18,7 @@ import Glibc
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
 ///
 /// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
-/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light) feeds
+/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light, proximity) feeds
 /// its reading service, which feeds the D-Bus facade. Demand for the sensors flows back through one channel,
 /// ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
 /// them to each ``ConfiguredPart`` at start and at every reload.
@@ -59,7 +59,7 @@ enum Daemon {
         let tabletModeSwitch = start.tabletModeSwitch
             ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let demand = SensorDemand()
-        // The one-value sensors (light) are served on D-Bus only, and beside a live accelerometer, not a replay.
+        // The one-value sensors (light, proximity) are served on D-Bus only, and beside a live accelerometer, not a replay.
         let allReadings = ReadingSources.all(logger: logger)
         let readingSources = start.dbus && !(source is ReplaySource) ? allReadings : []
         let facade = start.dbus

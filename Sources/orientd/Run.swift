@@ -26,7 +26,7 @@ extension Orientd {
             let level = Logger.Level(rawValue: options.logLevel) ?? .info
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
             let logger = Logger(label: "orientd")
-            let environment = Environment.current
+            let environment = ProcessEnvironment.current
             let options = self.options
             let load: @Sendable () throws -> DaemonConfiguration = {
                 try Self.loadConfiguration(options: options, environment: environment)
@@ -70,21 +70,5 @@ extension Orientd {
             try options.apply(to: &configuration)
             return configuration
         }
-    }
-}
-
-/// The process environment as a dictionary.
-enum Environment {
-    static var current: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
     }
 }

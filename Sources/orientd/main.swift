@@ -1,9 +1,22 @@
+import Dispatch
 import NIOCore
 import NIOPosix
+import OrientctlCommands
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+// The release installs one binary as /usr/bin/orientd and /usr/bin/orientctl as a link to it (BENCHMARKS.md,
+// "The package"): called by that name, it is orientctl, run exactly as orientctl's own executable runs it
+// (an async main: Swift concurrency's default executor, the main queue drained by the main thread).
+if CommandLine.arguments.first.map(invokedAsOrientctl) == true {
+    Task {
+        await Orientctl.main()
+        exit(0)
+    }
+    dispatchMain()
+}
 
 // The entry point is synchronous on purpose: an `async` main would first hop onto libdispatch's worker pool,
 // whose monitor then wakes the process every second, even while the daemon has nothing to do. Instead:
@@ -14,3 +27,8 @@ GlobalExecutor.moveOntoNIO()
 let command = MultiThreadedEventLoopGroup.singleton.any().makeFutureWithTask { await Orientd.main() }
 try? command.wait()
 exit(0)
+
+/// Whether argv[0] names orientctl: its last path component, as a shell or a link passes it.
+func invokedAsOrientctl(_ argument: String) -> Bool {
+    argument.split(separator: "/").last == "orientctl"
+}

@@ -125,3 +125,23 @@ struct SensorProxyLightPropertiesTests {
         #expect(properties.hasAccelerometer == false, "the accelerometer is another sensor")
     }
 }
+
+@Suite("net.hadess.SensorProxy proximity properties")
+struct SensorProxyProximityPropertiesTests {
+    @Test("Far and absent until told; a change of nearness announces ProximityNear; unplugging keeps it")
+    func proximity() {
+        let start = SensorProxyProperties()
+        #expect(!start.hasProximity && !start.proximityNear)
+        var properties = start
+        properties.setPresent(true, of: .proximity)
+        #expect(properties.changedNames(since: start) == ["HasProximity"])
+        let present = properties
+        properties.update(.proximity(near: false))
+        #expect(properties.changedNames(since: present).isEmpty, "far again is no change")
+        properties.update(.proximity(near: true))
+        #expect(properties.changedNames(since: present) == ["ProximityNear"])
+        properties.setPresent(false, of: .proximity)
+        #expect(!properties.hasProximity && properties.proximityNear)
+        #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
+    }
+}

@@ -39,19 +39,26 @@ struct IdleWakeupTests {
         }
     }
 
-    @Test("An accelerometer and a light sensor, the D-Bus facade on, no claim left: no thread wakes in 3 s, and no libdispatch thread exists")
+    @Test("An accelerometer, a light and a proximity sensor, the D-Bus facade on, no claim left: no thread wakes in 3 s, and no libdispatch thread exists")
     func noWakeups() throws {
         let setup = try LightSensorTests.Setup()
+        _ = try setup.testbed.addDevice(
+            "iio:device2", attributes: ProximitySensorTests.proximityAttributes.merging(["in_proximity_raw": "150"]) { $1 },
+            properties: ProximitySensorTests.proximityProperties)
         try setup.startOrientd()
         // Start-up is over once the D-Bus thread has answered a ping: the bus delivers in order, so it has read
         // every NameOwnerChanged before (busctl's comings and goings above). This client stays on the bus for the
-        // whole count, so that its own leaving does not fall inside it. It claims the light sensor and releases
-        // it first: a closed light sensor leaves nothing behind that wakes.
+        // whole count, so that its own leaving does not fall inside it. It claims the light and proximity sensors
+        // and releases them first: a closed sensor leaves nothing behind that wakes.
         let client = try setup.client()
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.bus.property("LightLevel") == "d 50" })
         #expect(client.ask("release-light") == "ok")
         #expect(waitFor { setup.lightThreads() == 0 })
+        #expect(client.ask("claim-proximity") == "ok")
+        #expect(waitFor { setup.bus.property("ProximityNear") == "b true" })
+        #expect(client.ask("release-proximity") == "ok")
+        #expect(waitFor { ProximitySensorTests.proximityThreads(of: setup.daemon) == 0 })
         #expect(client.ask("ping") == "ok")
         let pid = setup.daemon.process.processIdentifier
         // Every thread blocked again, the D-Bus one too after writing its reply.

@@ -1,5 +1,6 @@
 import Foundation
 import OrientConfiguration
+import OrientProtocol
 import Testing
 
 #if canImport(Glibc)
@@ -82,6 +83,70 @@ struct ReloadEverySettingTests {
             #expect(try daemon.poll { $0.device == step.device }?.device == step.device, "step \(index): \(daemon.log)")
             let status = try daemon.poll(op: "status") { $0.sensorInfo?.mountMatrixSource == step.source }
             #expect(status?.sensorInfo?.mountMatrixSource == step.source, "step \(index): \(daemon.log)")
+        }
+        #expect(daemon.signal(SIGTERM) == 0)
+    }
+
+    /// A setting changed alone in the file, and what shows it from outside, in `get` or `status`: with the line
+    /// (`changed`), and with the line removed again, when its default must come back (`reverted`).
+    struct Effect: Sendable, CustomTestStringConvertible {
+        var line: String
+        var op: String
+        var changed: @Sendable (ServerMessage) -> Bool
+        var reverted: @Sendable (ServerMessage) -> Bool
+        var testDescription: String { line }
+    }
+
+    static let effects: [Effect] = [
+        Effect(line: "mask = landscape", op: "get", changed: { $0.mask == "landscape" }, reverted: { $0.mask == "all" }),
+        Effect(
+            line: "sampling = always", op: "status", changed: { $0.sampling == "always" },
+            reverted: { $0.sampling == "on-demand" }),
+        Effect(
+            line: "natural-orientation = landscape", op: "status",
+            changed: { $0.statusReport?.naturalOrientation == "landscape" },
+            reverted: { $0.statusReport?.naturalOrientation == "portrait" }),
+        // udev's matrix is a mirror image (z flipped), which the repair fixes unless told not to.
+        Effect(
+            line: "mount-repair = no", op: "status", changed: { $0.sensorInfo?.mountMatrixRepaired == false },
+            reverted: { $0.sensorInfo?.mountMatrixRepaired == true }),
+        Effect(
+            line: "mount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1", op: "get", changed: { $0.device == "landscape-left" },
+            reverted: { $0.device == "portrait" }),
+        Effect(
+            line: "mount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1", op: "status",
+            changed: { $0.sensorInfo?.mountMatrixSource == "configuration" },
+            reverted: { $0.sensorInfo?.mountMatrixSource == "udev ACCEL_MOUNT_MATRIX" }),
+        Effect(line: "rate = 20", op: "status", changed: { $0.sensorInfo?.rate == 20 }, reverted: { $0.sensorInfo?.rate == 50 }),
+    ]
+
+    @Test(
+        "SIGHUP with one setting added, then removed: its effect shows in get or status, and its default comes back",
+        .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)),
+        arguments: effects)
+    func effect(_ effect: Effect) throws {
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice(
+            "iio:device0", attributes: LiveSensorTests.portraitAttributes,
+            properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, -1"])
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/orientd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(["--config", config], folder: folder, environment: testbed.environment)
+        try daemon.waitUntilListening()
+        // A subscriber keeps the sensor open (sampling is on demand until a row says otherwise).
+        let subscriber = try LineClient(path: daemon.socket)
+        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
+        #expect(try daemon.poll(op: effect.op, until: effect.reverted).map(effect.reverted) == true, "before: \(daemon.log)")
+        for (round, text) in [effect.line + "\n", ""].enumerated() {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            daemon.signal(SIGHUP)
+            #expect(waitFor { daemon.log.components(separatedBy: "configuration reloaded").count == round + 2 })
+            let expected = round == 0 ? effect.changed : effect.reverted
+            #expect(
+                try daemon.poll(op: effect.op, until: expected).map(expected) == true,
+                "\(round == 0 ? "added" : "removed"): \(daemon.log)")
         }
         #expect(daemon.signal(SIGTERM) == 0)
     }

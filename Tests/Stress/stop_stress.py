@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Start and stop the daemon many times on an emulated sensor, and fail if any run does not end in time.
 
-Each cycle starts `orientd run --dbus` under umockdev (an emulated accelerometer and light sensor) on a private
-system bus, then, each chosen at random: a D-Bus client claims the accelerometer, and often the light sensor too
-(Fixtures/bus_client.py, through GIO as mutter and gnome-settings-daemon do), a socket client subscribes (`orientctl monitor`), SIGHUP arrives at a random moment, and SIGTERM at a
+Each cycle starts `orientd run --dbus` under umockdev (an emulated accelerometer, light sensor and proximity
+sensor) on a private system bus, then, each chosen at random: a D-Bus client claims the accelerometer, and often
+the light sensor and the proximity sensor too (Fixtures/bus_client.py, through GIO as mutter,
+gnome-settings-daemon and Phosh do), a socket client subscribes (`orientctl monitor`), SIGHUP arrives at a random moment, and SIGTERM at a
 random moment. Every few cycles a second daemon is started on the live socket, as an operator's slip would. A
 stopped daemon must exit with 0 within the bound; the second one with 70 ("is in use"). A run that does not end
 is a hang: its threads' backtraces (gdb) are printed, it is killed, and the script fails.
@@ -47,7 +48,8 @@ POLICY = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configurat
 
 
 class Testbed:
-    """Fixtures/testbed.py with one emulated accelerometer, upright, and a polled light sensor."""
+    """Fixtures/testbed.py with one emulated accelerometer, upright, a polled light sensor and a polled proximity
+    sensor."""
 
     def __init__(self):
         self.process = subprocess.Popen(
@@ -59,6 +61,9 @@ class Testbed:
                                   "in_accel_z_raw": "0\n", "in_accel_scale": "0.038307\n"}})
         self.send({"add": "iio:device1", "subsystem": "iio", "properties": {"IIO_SENSOR_PROXY_TYPE": "iio-poll-als"},
                    "attributes": {"name": "als\n", "in_illuminance_raw": "100\n", "in_illuminance_scale": "0.5\n"}})
+        self.send({"add": "iio:device2", "subsystem": "iio",
+                   "properties": {"IIO_SENSOR_PROXY_TYPE": "iio-poll-proximity"},
+                   "attributes": {"name": "prox\n", "in_proximity_raw": "20\n", "in_proximity_nearlevel": "100\n"}})
 
     def send(self, command):
         self.process.stdin.write(json.dumps(command) + "\n")
@@ -167,7 +172,8 @@ def main():
                                                 text=True)
                     helpers.append(claimant)
                     claimant.stdout.readline()
-                    claimant.stdin.write("claim\n" + ("claim-light\n" if rng.random() < 0.7 else ""))
+                    claimant.stdin.write("claim\n" + ("claim-light\n" if rng.random() < 0.7 else "")
+                                         + ("claim-proximity\n" if rng.random() < 0.7 else ""))
                     claimant.stdin.flush()
                 if problem is None and rng.random() < 0.6:
                     helpers.append(subprocess.Popen([arguments.orientctl, "--socket", sock, "monitor"],

@@ -69,7 +69,7 @@ final class PolledReadingCapture {
     }
 
     private func open(_ udev: UdevSession) {
-        guard let device = udev.iioDeviceFacts().first(where: { driver.match($0) != nil }), let foundBy = driver.match(device)
+        guard let device = udev.iioDeviceFacts().first(where: { driver.offer($0) != nil }), let foundBy = driver.offer(device)
         else {
             announceNoSensor("no \(name) found")
             return
@@ -104,7 +104,7 @@ final class PolledReadingCapture {
             let problem = "\(error)"
             guard problem != lastProblem else { return .onSchedule }
             lastProblem = problem
-            logger.warning("\(name) \(open.id): \(problem); the level stays as last read until it reads a number")
+            logger.warning("\(name) \(open.id): \(problem); the last reading stays until it reads a number")
         }
         return .onSchedule
     }

@@ -2,7 +2,7 @@ import Logging
 import OrientPosix
 import OrientSampleSource
 
-/// One kind of polled sysfs sensor (the IIO light sensor today; proximity next): how udev's devices are matched,
+/// One kind of polled sysfs sensor (the IIO light and proximity sensors): how udev's devices are matched,
 /// and how an opened one is read. ``PolledReadingSource`` does the rest: the thread, the hot-plug, the interval.
 ///
 /// A driver is made when its device is opened and lives until it closes, on the source's thread only.
@@ -10,12 +10,22 @@ protocol PolledReadingDriver: SendableMetatype {
     static var kind: SensorKind { get }
     /// Why `device` is this kind of sensor (`IIO_SENSOR_PROXY_TYPE iio-poll-als`), or nil when it is not.
     static func match(_ device: IIODeviceFacts) -> String?
+    /// Why a device that ``match(_:)`` takes cannot be offered (a proximity sensor with no near level), or nil
+    /// when it can. Such a device counts as absent. Drivers whose devices are always usable leave it out.
+    static func unusable(_ device: IIODeviceFacts) -> String?
     /// Opens `device`, reading what stays fixed while it is open (a scale, the interval); problems that leave it
     /// usable are logged.
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault)
     /// Seconds between two reads.
     var interval: Double { get }
     func read() throws(AttributeFault) -> Reading
+}
+
+extension PolledReadingDriver {
+    static func unusable(_ device: IIODeviceFacts) -> String? { nil }
+
+    /// Why `device` is offered as this kind of sensor, or nil when it is not one or cannot be offered.
+    static func offer(_ device: IIODeviceFacts) -> String? { unusable(device) == nil ? match(device) : nil }
 }
 
 /// A sysfs attribute that could not be read, or did not hold a number.

@@ -1,8 +1,9 @@
 import Logging
 import OrientPosix
 import OrientSampleSource
+import Synchronization
 
-/// A polled sysfs sensor of one kind, read by its driver (``IIOPolledLight``): found through udev, read on a
+/// A polled sysfs sensor of one kind, read by its driver (``IIOPolledLight``, ``IIOPolledProximity``): found through udev, read on a
 /// thread of its own between `start` and the handle's `stop`, and followed through hot-plug meanwhile. No thread
 /// exists while it is closed, and with no sensor present its thread waits on udev without waking.
 public struct PolledReadingSource: ReadingSource {
@@ -45,6 +46,7 @@ public struct PolledReadingSource: ReadingSource {
 
     public func presence() -> AsyncStream<Bool> {
         let (driver, logger) = (self.driver, self.logger)
+        let refused = RefusedDevices()
         return UdevSession.changes(of: "iio", thread: "orientd-udev") { error in
             logger.warning("cannot watch for a \(driver.kind.displayName) coming and going: \(error)")
             return false
@@ -54,14 +56,38 @@ public struct PolledReadingSource: ReadingSource {
             for event in events {
                 if event.action == "remove" { removed.insert(event.id) } else { removed.remove(event.id) }
             }
-            return session.iioDeviceFacts().contains { !removed.contains($0.id) && driver.match($0) != nil }
+            refused.forget(removed)
+            return session.iioDeviceFacts().contains { device in
+                guard !removed.contains(device.id), driver.match(device) != nil else { return false }
+                guard let reason = driver.unusable(device) else { return true }
+                if refused.isNew(device.id, reason) {
+                    logger.warning("\(driver.kind.displayName) \(device.id) is not offered: \(reason)")
+                }
+                return false
+            }
         }
+    }
+}
+
+/// The devices a driver matched but could not offer, and why: so that the log says it once per device, not at
+/// every udev event.
+private final class RefusedDevices: Sendable {
+    private let reasons = Mutex<[String: String]>([:])
+
+    /// Whether `reason` is new for device `id` (and remembers it).
+    func isNew(_ id: String, _ reason: String) -> Bool {
+        reasons.withLock { $0.updateValue(reason, forKey: id) != reason }
+    }
+
+    /// Devices that went away: if one comes back unusable, that is said again.
+    func forget(_ ids: Set<String>) {
+        reasons.withLock { reasons in for id in ids { reasons.removeValue(forKey: id) } }
     }
 }
 
 /// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here.
 public enum ReadingSources {
     public static func all(logger: Logger) -> [any ReadingSource] {
-        [PolledReadingSource(IIOPolledLight.self, logger: logger)]
+        [PolledReadingSource(IIOPolledLight.self, logger: logger), PolledReadingSource(IIOPolledProximity.self, logger: logger)]
     }
 }

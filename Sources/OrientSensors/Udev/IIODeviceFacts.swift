@@ -12,6 +12,8 @@ struct IIODeviceFacts: Sendable, Equatable {
     var sensorProxyTypes: Set<String>
     /// The names of its sysfs attributes (`in_illuminance_raw`, `in_illuminance_scale` ...).
     var attributes: Set<String>
+    /// The udev property `PROXIMITY_NEAR_LEVEL` a hwdb entry or rule sets on proximity sensors, when it is there.
+    var proximityNearLevel: String?
 
     /// The path of attribute `name`.
     func attributePath(_ name: String) -> String { "\(path)/\(name)" }
@@ -33,7 +35,8 @@ extension UdevSession {
             }
             result.append(IIODeviceFacts(
                 id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
-                sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes))
+                sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes,
+                proximityNearLevel: optionalString(udev_device_get_property_value(device, "PROXIMITY_NEAR_LEVEL"))))
         }
         return result.sorted { $0.id.localizedStandardLess($1.id) }
     }

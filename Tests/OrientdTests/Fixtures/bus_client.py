@@ -5,6 +5,7 @@ Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS), prints "ready UNIQUE-NAME"
 line on stdin and answers each with one line:
   claim | release           ClaimAccelerometer / ReleaseAccelerometer  -> "ok" or "error MESSAGE"
   claim-light | release-light   ClaimLight / ReleaseLight             -> "ok" or "error MESSAGE"
+  claim-proximity | release-proximity   ClaimProximity / ReleaseProximity -> "ok" or "error MESSAGE"
   own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
   ping                      org.freedesktop.DBus.Peer.Ping on the facade -> "ok" or "error MESSAGE"
 End of input (or being killed) leaves the bus, which drops the client's claims.
@@ -16,7 +17,8 @@ from gi.repository import Gio, GLib
 NAME = "net.hadess.SensorProxy"
 PATH = "/net/hadess/SensorProxy"
 METHODS = {"claim": "ClaimAccelerometer", "release": "ReleaseAccelerometer",
-           "claim-light": "ClaimLight", "release-light": "ReleaseLight"}
+           "claim-light": "ClaimLight", "release-light": "ReleaseLight",
+           "claim-proximity": "ClaimProximity", "release-proximity": "ReleaseProximity"}
 
 
 def main():

@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `orientctl`: the command-line client of orientd.
-@main
-struct Orientctl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `orientctl`: the command-line client of orientd. Its entry points are the `orientctl` executable of a
+/// development build and the release's one binary when run as orientctl (Sources/orientd/main.swift).
+package struct Orientctl: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "orientctl",
         abstract: "Ask orientd for the orientation, follow it, or lock it.",
         discussion: """
@@ -15,6 +15,8 @@ struct Orientctl: AsyncParsableCommand {
 
     // Declared here too so that `orientctl --socket PATH get` works as well as `orientctl get --socket PATH`.
     @OptionGroup var connection: ConnectionOptions
+
+    package init() {}
 }
 
 /// Options every subcommand has.

@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
 import OrientFollow
+import OrientPosix
 import OrientProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Orientctl {
     /// `orientctl follow`: turn the built-in screen, its touchscreen and its pen on sway, Hyprland and niri.
@@ -45,7 +49,7 @@ extension Orientctl {
 
         func run() async throws {
             try await reportingErrors {
-                let environment = ProcessInfo.processInfo.environment
+                let environment = ProcessEnvironment.current
                 var kind = CompositorKind(rawValue: compositor)
                 if kind == nil {
                     do throws(FollowError) {
@@ -76,8 +80,9 @@ extension Orientctl {
                     try await DaemonClient.withConnection(path: connection.path) { client in
                         let reply = try await client.request(.subscribe(settings.subscription()))
                         backoff.reset()
-                        subscribedOnce = true
                         await link.update(FollowState(reply))
+                        if !subscribedOnce { releaseStartupPages() }
+                        subscribedOnce = true
                         while let (_, message) = try await client.nextLine() {
                             guard message.event != nil else { continue }
                             await link.update(FollowState(message))
@@ -191,7 +196,7 @@ actor CompositorLink {
             return true
         } catch {
             writeStandardError("orientctl: \(error.description)\n")
-            if !error.retry { Foundation.exit(69) }
+            if !error.retry { exit(69) }
             startReconnecting()
             return false
         }
@@ -210,11 +215,10 @@ actor CompositorLink {
     /// A thread waits for the compositor to go away (it blocks in poll or read, so not on Swift's few
     /// cooperative threads).
     private func watch(_ candidate: any CompositorClient) {
-        let thread = Thread { [weak self] in
+        startThread(name: "follow-watch") { [weak self] in
             candidate.waitUntilGone()
             Task { await self?.lost(candidate) }
         }
-        thread.start()
     }
 
     private func lost(_ gone: any CompositorClient) {
@@ -243,7 +247,7 @@ actor CompositorLink {
                 try adopt(candidate)
             } catch {
                 writeStandardError("orientctl: \(error.description)\n")
-                if !error.retry { Foundation.exit(69) }
+                if !error.retry { exit(69) }
                 return false
             }
             apply()

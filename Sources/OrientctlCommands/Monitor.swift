@@ -26,6 +26,7 @@ extension Orientctl {
                     let (text, reply) = try await client.requestRaw(
                         .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all)))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
+                    releaseStartupPages()
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }
                         printLine(json ? text : StateText.humanEvent(message))

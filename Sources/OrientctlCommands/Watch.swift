@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import OrientPosix
 import OrientProtocol
 
 extension Orientctl {
@@ -32,6 +32,7 @@ extension Orientctl {
                         try runHook(reply, previous: previous)
                         previous = interface
                     }
+                    releaseStartupPages()
                     while let (_, message) = try await client.nextLine() {
                         guard message.event != nil, let interface = message.interface, interface != previous else { continue }
                         try runHook(message, previous: previous)
@@ -43,19 +44,19 @@ extension Orientctl {
         }
 
         private func runHook(_ state: ServerMessage, previous: String) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", exec]
-            process.environment = ProcessInfo.processInfo.environment.merging(
+            let environment = ProcessEnvironment.current.merging(
                 HookEnvironment.variables(state, previousInterface: previous)) { $1 }
+            let exit: ChildExit
             do {
-                try process.run()
+                exit = try runChildProcess(
+                    "/bin/sh", arguments: ["/bin/sh", "-c", exec], environment: environment.map { "\($0)=\($1)" })
             } catch {
                 throw ClientError(message: "cannot run /bin/sh: \(error)", status: ExitCode(71))
             }
-            process.waitUntilExit()
-            if process.terminationStatus != 0 {
-                writeStandardError("orientctl: the command exited with status \(process.terminationStatus)\n")
+            switch exit {
+            case .exited(status: 0): break
+            case .exited(let status): writeStandardError("orientctl: the command exited with status \(status)\n")
+            case .killed(let signal): writeStandardError("orientctl: the command was killed by signal \(signal)\n")
             }
         }
     }

@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The proximity sensor on the net.hadess.SensorProxy facade: an emulated polled IIO proximity sensor (umockdev)
+/// beside an emulated accelerometer, on a private system bus, read by busctl, a GIO client, `gdbus monitor` and
+/// iio-sensor-proxy's own client monitor-sensor. The bus, the accelerometer and the clients are the light tests'.
+@Suite(
+    "The proximity sensor on a private bus", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct ProximitySensorTests {
+    /// A polled proximity sensor as iio-sensor-proxy's udev rule tags it, far (20) from its near level of 100.
+    static let proximityAttributes = ["name": "prox", "in_proximity_raw": "20", "in_proximity_nearlevel": "100"]
+    static let proximityProperties = ["IIO_SENSOR_PROXY_TYPE": "iio-poll-proximity"]
+
+    /// The light tests' bus, accelerometer and daemon, with a proximity sensor (unless told otherwise).
+    final class Setup {
+        let base: LightSensorTests.Setup
+        var proximityPath: String?
+
+        init(proximity: Bool = true) throws {
+            base = try LightSensorTests.Setup(light: false)
+            if proximity { try addProximity() }
+        }
+
+        var bus: PrivateBus { base.bus }
+        var daemon: DaemonHarness { base.daemon }
+
+        func addProximity(
+            _ attributes: [String: String] = ProximitySensorTests.proximityAttributes,
+            properties: [String: String] = ProximitySensorTests.proximityProperties
+        ) throws {
+            proximityPath = try base.testbed.addDevice("iio:device1", attributes: attributes, properties: properties)
+        }
+
+        func setRaw(_ value: String) throws {
+            try base.testbed.set(try #require(proximityPath), "in_proximity_raw", value)
+        }
+
+        func near() -> String? { bus.property("ProximityNear") }
+
+        func proximityThreads() -> Int { ProximitySensorTests.proximityThreads(of: daemon) }
+    }
+
+    /// Threads of `daemon` reading the proximity sensor (`orientd-proximity`, cut to 15 bytes by the kernel).
+    static func proximityThreads(of daemon: DaemonHarness) -> Int {
+        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return names.filter {
+            (try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8))?.hasPrefix("orientd-proxim") == true
+        }.count
+    }
+
+    @Test("Present, far and closed before any claim: no thread reads it")
+    func beforeClaim() throws {
+        let setup = try Setup()
+        try setup.setRaw("500")
+        try setup.base.startOrientd()
+        #expect(waitFor { setup.bus.property("HasProximity") == "b true" }, "\(setup.daemon.log)")
+        #expect(setup.near() == "b false", "false until the first claim, though the sensor reads near")
+        #expect(setup.proximityThreads() == 0)
+        #expect(!setup.daemon.log.contains("opening the proximity sensor"))
+    }
+
+    @Test("A claim reads it; a change comes with PropertiesChanged; a release closes it and keeps the value")
+    func claimChangeRelease() throws {
+        let setup = try Setup()
+        try setup.base.startOrientd()
+        let signals = try setup.base.signalMonitor()
+        let client = try setup.base.client()
+        #expect(client.ask("claim-proximity") == "ok")
+        #expect(waitFor { setup.proximityThreads() == 1 }, "\(setup.daemon.log)")
+        #expect(waitFor {
+            setup.daemon.log.contains("proximity sensor prox (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-poll-proximity; read every 0.7 s")
+        }, "\(setup.daemon.log)")
+
+        let start = signals.lines.count
+        try setup.setRaw("150")
+        #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
+        let changed = signals.waitForLine(after: start) { $0.contains("'ProximityNear': <true>") }
+        #expect(changed?.contains("PropertiesChanged ('net.hadess.SensorProxy'") == true, "\(signals.lines)")
+
+        #expect(client.ask("release-proximity") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("closed the proximity sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.proximityThreads() == 0 }, "no thread is left to wake")
+        try setup.setRaw("0")
+        #expect(setup.near() == "b true", "the last reading is kept after release")
+        #expect(setup.bus.property("HasProximity") == "b true")
+        #expect(client.ask("release-proximity") == "ok", "releasing with no claim succeeds")
+    }
+
+    @Test("Claims are per client: the sensor stays open while one claimant is left, and closes when the last leaves the bus")
+    func claimantLeaves() throws {
+        let setup = try Setup()
+        try setup.base.startOrientd()
+        let first = try setup.base.client()
+        let second = try setup.base.client()
+        #expect(first.ask("claim-proximity") == "ok")
+        #expect(second.ask("claim-proximity") == "ok")
+        #expect(waitFor { setup.proximityThreads() == 1 })
+        first.kill()
+        try setup.setRaw("150")
+        #expect(waitFor { setup.near() == "b true" }, "still read for the second client")
+        #expect(!setup.daemon.log.contains("closed the proximity sensor"))
+        second.kill()
+        #expect(waitFor { setup.daemon.log.contains("closed the proximity sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.proximityThreads() == 0 })
+        #expect(setup.near() == "b true")
+    }
+
+    @Test("Unplugged: HasProximity false, the value kept; plugged back: it appears and reads again")
+    func unplugReplug() throws {
+        let setup = try Setup()
+        try setup.setRaw("150")
+        try setup.base.startOrientd()
+        let monitor = try setup.base.monitorSensor()
+        #expect(monitor.waitForLine { $0 == "    Proximity value changed: 1" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        var start = monitor.lines.count
+        try setup.base.testbed.remove(try #require(setup.proximityPath))
+        #expect(monitor.waitForLine(after: start) { $0 == "--- Proximity sensor disappeared" } != nil, "\(monitor.lines)")
+        #expect(setup.bus.property("HasProximity") == "b false")
+        #expect(setup.near() == "b true")
+        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
+        start = monitor.lines.count
+        try setup.addProximity()
+        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Proximity sensor appeared" }
+        let read = monitor.waitForLineIndex(after: start) { $0 == "    Proximity value changed: 0" }
+        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads far: \(monitor.lines)\n\(setup.daemon.log)")
+    }
+
+    @Test("A claim made before the sensor exists takes effect when it appears")
+    func claimBeforeSensor() throws {
+        let setup = try Setup(proximity: false)
+        try setup.base.startOrientd()
+        #expect(setup.bus.property("HasProximity") == "b false")
+        let client = try setup.base.client()
+        #expect(client.ask("claim-proximity") == "ok", "claiming an absent sensor succeeds")
+        #expect(waitFor { setup.daemon.log.contains("no proximity sensor found; waiting for one") }, "\(setup.daemon.log)")
+        try setup.addProximity(Self.proximityAttributes.merging(["in_proximity_raw": "150"]) { $1 })
+        #expect(waitFor { setup.bus.property("HasProximity") == "b true" })
+        #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
+    }
+
+    @Test("The near level from the udev property PROXIMITY_NEAR_LEVEL, with no sysfs one")
+    func nearLevelProperty() throws {
+        let setup = try Setup(proximity: false)
+        try setup.addProximity(
+            ["name": "prox", "in_proximity_raw": "40"], properties: ["PROXIMITY_NEAR_LEVEL": "30"])
+        try setup.base.startOrientd()
+        let client = try setup.base.client()
+        #expect(client.ask("claim-proximity") == "ok")
+        #expect(waitFor { setup.near() == "b true" }, "40 is above 110 % of 30, and found by its channel\n\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("found by channel in_proximity_raw"))
+    }
+
+    @Test("A proximity sensor with no near level is not offered, said once in the log; the light sensor and the accelerometer are served")
+    func noNearLevel() throws {
+        let setup = try Setup(proximity: false)
+        try setup.addProximity(["name": "prox", "in_proximity_raw": "20"])
+        _ = try setup.base.testbed.addDevice(
+            "iio:device2", attributes: LightSensorTests.lightAttributes, properties: LightSensorTests.lightProperties)
+        try setup.base.startOrientd()
+        let path = try #require(setup.proximityPath)
+        let line = "proximity sensor iio:device1 is not offered: no near level (no udev property PROXIMITY_NEAR_LEVEL; no \(path)/in_proximity_nearlevel)"
+        #expect(waitFor { setup.daemon.log.contains(line) }, "\(setup.daemon.log)")
+        #expect(setup.bus.property("HasProximity") == "b false")
+        #expect(setup.bus.property("HasAmbientLight") == "b true")
+        let client = try setup.base.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(client.ask("claim-proximity") == "ok", "claiming it succeeds, as claiming an absent sensor does")
+        #expect(waitFor { setup.base.level() == "d 50" }, "\(setup.daemon.log)")
+        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        #expect(setup.bus.property("HasProximity") == "b false")
+        #expect(setup.daemon.log.components(separatedBy: line).count == 2, "said once:\n\(setup.daemon.log)")
+    }
+
+    @Test("A value that is not a number: one clear log line, the value kept, the accelerometer still served")
+    func notANumber() throws {
+        let setup = try Setup()
+        try setup.setRaw("150")
+        try setup.base.startOrientd()
+        let client = try setup.base.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-proximity") == "ok")
+        #expect(waitFor { setup.near() == "b true" })
+        try setup.setRaw("close")
+        let problem = "iio:device1/in_proximity_raw reads \"close\", not a number"
+        #expect(waitFor { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
+        #expect(setup.near() == "b true")
+        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        try setup.setRaw("10")
+        #expect(waitFor { setup.near() == "b false" })
+        #expect(setup.daemon.log.components(separatedBy: problem).count == 2, "said once, not at every poll:\n\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("proximity sensor iio:device1 reads again"))
+    }
+
+    /// What monitor-sensor prints of the proximity sensor while the raw value takes each of `walk`, from 20 with a
+    /// near level of 100. Each value is held for two of the daemons' 0.7 s polls: a value that changes nothing
+    /// prints nothing, so there is no line to wait for.
+    private func proximityLines(_ setup: Setup, walk: [String]) throws -> [String] {
+        let monitor = try setup.base.monitorSensor()
+        _ = monitor.waitForLine { $0.hasPrefix("=== Has proximity sensor") }
+        for value in walk {
+            try setup.setRaw(value)
+            // Reads what monitor-sensor prints meanwhile; no line ends the hold.
+            _ = monitor.waitForLineIndex(timeout: 1.6) { _ in false }
+        }
+        return monitor.lines.filter { $0.contains("roximity") }
+    }
+
+    static let start = "=== Has proximity sensor (near: 0)"
+    static let near = "    Proximity value changed: 1"
+    static let far = "    Proximity value changed: 0"
+
+    @Test(
+        "monitor-sensor prints the same proximity lines for orientd as for iio-sensor-proxy on the same emulated sensor",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: LightSensorTests.sensorProxyDaemon),
+            "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"))
+    func sameAsSensorProxy() throws {
+        // Values well clear of the level either way.
+        let walk = ["150", "20", "200", "80"]
+        let ours = try Setup()
+        try ours.base.startOrientd()
+        let orientd = try proximityLines(ours, walk: walk)
+        let theirs = try Setup()
+        try theirs.base.startSensorProxy()
+        let sensorProxy = try proximityLines(theirs, walk: walk)
+        #expect(orientd == [Self.start, Self.near, Self.far, Self.near, Self.far], "\(ours.daemon.log)")
+        #expect(orientd == sensorProxy)
+    }
+
+    /// Where orientd differs on purpose: iio-sensor-proxy 3.0 (Debian 12's) is near as soon as the raw value is
+    /// above the level, so a value hovering at the level flips it at every crossing; orientd keeps the 10 % band.
+    @Test(
+        "Inside the 10 % band orientd holds its state, where iio-sensor-proxy 3.0 flips at the level itself",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: LightSensorTests.sensorProxyDaemon),
+            "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"))
+    func bandAgainstSensorProxy() throws {
+        // Inside the band from far (still far), far, near, inside the band from near (still near), far.
+        let walk = ["105", "20", "120", "95", "80"]
+        let ours = try Setup()
+        try ours.base.startOrientd()
+        let orientd = try proximityLines(ours, walk: walk)
+        let theirs = try Setup()
+        try theirs.base.startSensorProxy()
+        let sensorProxy = try proximityLines(theirs, walk: walk)
+        #expect(orientd == [Self.start, Self.near, Self.far], "near at 120, far at 80 only\n\(ours.daemon.log)")
+        #expect(sensorProxy == [Self.start, Self.near, Self.far, Self.near, Self.far], "near at 105 and 120, far at 20 and 95")
+    }
+}

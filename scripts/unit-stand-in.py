@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""orientd.socket and orientd.service acted out as systemd would, for scripts/check-deb.sh on a machine where
+systemd does not run.
+
+Usage: unit-stand-in.py SERVICE-UNIT SOCKET STATE-FOLDER [-- EXTRA-ARGUMENT...]
+
+Like the socket unit, it listens on SOCKET (mode 0666) for as long as it runs, and starts the service at the first
+connection. Like the service unit, it starts the unit's ExecStart (plus EXTRA-ARGUMENTs) as its User and Group,
+after making its StateDirectory under /var/lib owned by them, and hands it the listening socket as systemd does
+(descriptor 3, LISTEN_FDS=1, LISTEN_PID). Signals stand for systemctl's requests:
+  SIGUSR1  try-restart orientd.service: stop the service if it runs (SIGTERM, as systemd stops it) and start it
+           again at once, from the unit's ExecStart as it is now on disk;
+  SIGTERM  stop orientd.socket: stop the service, close the socket and remove its file (RemoveOnStop=yes), exit.
+In STATE-FOLDER it keeps stand-in.pid (its own), service.pid (the running service's, absent while none runs), and
+a log of what it did with the service's output.
+"""
+import os
+import pwd
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def unit_settings(path):
+    """The [Service] keys this stand-in acts on."""
+    settings = {}
+    with open(path) as f:
+        for line in f:
+            key, sep, value = line.strip().partition("=")
+            if sep and key in ("ExecStart", "User", "Group", "StateDirectory"):
+                settings[key] = value
+    return settings
+
+
+class StandIn:
+    def __init__(self, unit, socket_path, folder, extra):
+        self.unit, self.socket_path, self.folder, self.extra = unit, socket_path, folder, extra
+        self.service = None
+        self.pending = []
+        self.log = open(os.path.join(folder, "stand-in.log"), "a", buffering=1)
+
+    def say(self, text):
+        self.log.write(f"{time.strftime('%H:%M:%S')} {text}\n")
+
+    def listen(self):
+        if os.path.exists(self.socket_path):
+            os.unlink(self.socket_path)
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(self.socket_path)
+        os.chmod(self.socket_path, 0o666)
+        self.listener.listen(128)
+        self.listener.set_inheritable(True)
+        self.say(f"listening on {self.socket_path}")
+
+    def start_service(self):
+        settings = unit_settings(self.unit)
+        user = pwd.getpwnam(settings["User"])
+        if "StateDirectory" in settings:
+            state = os.path.join("/var/lib", settings["StateDirectory"])
+            os.makedirs(state, mode=0o700, exist_ok=True)
+            os.chown(state, user.pw_uid, user.pw_gid)
+        command = settings["ExecStart"].split() + self.extra
+        fd = self.listener.fileno()
+
+        def as_the_unit():
+            if fd != 3:
+                os.dup2(fd, 3)
+                os.close(fd)
+            os.environ["LISTEN_FDS"] = "1"
+            os.environ["LISTEN_PID"] = str(os.getpid())
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+        # Descriptor 3 is kept open across the exec (close_fds runs after preexec_fn).
+        self.service = subprocess.Popen(command, preexec_fn=as_the_unit, pass_fds=(3,), stdin=subprocess.DEVNULL,
+                                        stdout=self.log, stderr=self.log, cwd="/")
+        with open(os.path.join(self.folder, "service.pid"), "w") as f:
+            f.write(f"{self.service.pid}\n")
+        self.say(f"started service: pid {self.service.pid}: {' '.join(command)}")
+
+    def stop_service(self):
+        if self.service is None:
+            return
+        self.service.terminate()
+        try:
+            status = self.service.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.service.kill()
+            status = self.service.wait()
+        self.say(f"stopped service: pid {self.service.pid}, status {status}")
+        self.service = None
+        os.unlink(os.path.join(self.folder, "service.pid"))
+
+    def run(self):
+        signal.signal(signal.SIGUSR1, lambda *_: self.pending.append("try-restart"))
+        signal.signal(signal.SIGTERM, lambda *_: self.pending.append("stop"))
+        self.listen()
+        with open(os.path.join(self.folder, "stand-in.pid"), "w") as f:
+            f.write(f"{os.getpid()}\n")
+        while True:
+            while self.pending:
+                request = self.pending.pop(0)
+                if request == "stop":
+                    self.stop_service()
+                    self.listener.close()
+                    os.unlink(self.socket_path)
+                    os.unlink(os.path.join(self.folder, "stand-in.pid"))
+                    self.say("stopped socket")
+                    return
+                if request == "try-restart" and self.service is not None:
+                    self.stop_service()
+                    self.start_service()
+            if self.service is not None and self.service.poll() is not None:
+                self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
+                self.service = None
+                os.unlink(os.path.join(self.folder, "service.pid"))
+            try:
+                readable, _, _ = select.select([self.listener] if self.service is None else [], [], [], 0.05)
+            except InterruptedError:
+                continue
+            if readable and self.service is None:
+                self.start_service()
+
+
+def main():
+    arguments = sys.argv[1:]
+    extra = []
+    if "--" in arguments:
+        extra = arguments[arguments.index("--") + 1:]
+        arguments = arguments[:arguments.index("--")]
+    if len(arguments) != 3:
+        raise SystemExit(__doc__)
+    StandIn(arguments[0], arguments[1], arguments[2], extra).run()
+
+
+if __name__ == "__main__":
+    main()
