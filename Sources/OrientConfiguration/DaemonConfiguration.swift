@@ -47,6 +47,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var stateDirectory = "/var/lib/orientd"
     /// Report tablet mode to libinput through a uinput device reporting SW_TABLET_MODE (`tablet-mode-switch`).
     public var tabletModeSwitch = false
+    /// The relative change of the ambient light level that is published, as a fraction (0.2 for `light-threshold
+    /// = 20%`); 0 publishes every change at once, as iio-sensor-proxy does (``LightFilter``).
+    public var lightThreshold = 0.2
 
     public init() {}
 

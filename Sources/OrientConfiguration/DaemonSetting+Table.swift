@@ -115,6 +115,11 @@ extension DaemonSetting {
                 + "libinput and the desktops.",
             parse: SettingValue.bool,
             show: { $0 ? "yes (SW_TABLET_MODE through /dev/uinput)" : "no" }),
+        DaemonSetting(
+            "light-threshold", .value("percent"), at: \.lightThreshold, example: "50%",
+            summary: "Publish a new ambient light level once it differs from the last by this much, either way, for "
+                + "half a second; 0 publishes every change at once, as iio-sensor-proxy does.",
+            parse: SettingValue.fraction(percentUpTo: 1000), show: SettingValue.percent),
     ] + ClassifierSettings.Key.allCases.map(classifier)
 
     /// The file's one section.

@@ -107,4 +107,21 @@ enum SettingValue {
     }
 
     static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    /// A percentage from 0 to `limit`, written `20` or `20%`, as a fraction (0.2).
+    static func fraction(percentUpTo limit: Double) -> @Sendable (String) throws(SettingValueError) -> Double {
+        { (text) throws(SettingValueError) in
+            let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+            guard let value = Double(digits), value >= 0, value <= limit else {
+                throw SettingValueError("expected a percentage from 0 to \(SettingValue.percent(limit / 100)), such as 20%, got \"\(text)\"")
+            }
+            return value / 100
+        }
+    }
+
+    /// A fraction as a percentage: `20%`, `12.5%`.
+    static func percent(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent == percent.rounded() && abs(percent) < 1e15 ? "\(Int(percent))%" : "\(percent)%"
+    }
 }

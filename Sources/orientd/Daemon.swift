@@ -25,7 +25,8 @@ import Glibc
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
     static let partTypes: [any ConfiguredPart.Type] = [
-        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService.self, StartupChoices.self,
+        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService.self, ReadingService.self,
+        StartupChoices.self,
     ]
 
     static var readAtStart: Set<String> { Set(partTypes.flatMap { $0.reads.atStart }) }
@@ -59,12 +60,14 @@ enum Daemon {
             ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let demand = SensorDemand()
         // The one-value sensors (light, proximity) are served on D-Bus only, and beside a live accelerometer, not a replay.
-        let readingSources = start.dbus && !(source is ReplaySource) ? ReadingSources.all(logger: logger) : []
+        let allReadings = ReadingSources.all(logger: logger)
+        let readingSources = start.dbus && !(source is ReplaySource) ? allReadings : []
         let facade = start.dbus
             ? try SensorProxyService(presence: presence(of: source, readingSources), logger: logger) {
                 demand.setClaims($1, of: $0)
             } : nil
-        let readingServices = readingSources.map { reading in
+        // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
+        let readingServices = allReadings.map { reading in
             ReadingService(source: reading, demand: demand, logger: logger) { facade?.update($0) }
         }
         let publisher = try await makePublisher(
@@ -89,7 +92,7 @@ enum Daemon {
             PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
         ]
         if let facade { parts.append(facade) }
-        parts += [sensor, StartupChoices()]
+        parts += [sensor] + readingServices + [StartupChoices()]
         let running = RunningConfiguration(
             started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
             logger: logger, read: reload)
@@ -110,7 +113,7 @@ enum Daemon {
             .init(service: deadline.tracking(signals, as: "signals"), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let facade { services.append(.init(service: deadline.tracking(facade, as: "D-Bus facade"))) }
-        for reading in readingServices {
+        for reading in readingServices where readingSources.contains(where: { $0.kind == reading.kind }) {
             services.append(.init(service: deadline.tracking(reading, as: "\(reading.kind.displayName) service")))
         }
         if running.followsPanel {

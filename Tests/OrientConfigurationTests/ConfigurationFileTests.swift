@@ -27,6 +27,7 @@ struct ConfigurationFileTests {
             rotate-in = always
             tablet-mode-on-angle = 190
             tablet-mode-off-angle = 150.5
+            light-threshold = 35%
 
             [classifier]
             ; semicolons start comments too
@@ -57,6 +58,9 @@ struct ConfigurationFileTests {
         #expect(try ConfigurationFile.parse("tablet-mode-switch = yes\n", file: "o.conf").tabletModeSwitch)
         #expect(try !ConfigurationFile.parse("", file: "o.conf").tabletModeSwitch, "off unless asked for")
         #expect(DaemonConfiguration().engine.rotateIn == nil, "unset: the engine decides by the base sensor")
+        #expect(c.lightThreshold == 0.35)
+        #expect(try ConfigurationFile.parse("light-threshold = 0\n", file: "o.conf").lightThreshold == 0, "0: every change, % optional")
+        #expect(try ConfigurationFile.parse("light-threshold = 12.5\n", file: "o.conf").lightThreshold == 0.125)
         #expect(c.engine.classifier.settleTime == 0.06)
         #expect(c.engine.classifier.hysteresisGap == 40)
         #expect(try ConfigurationFile.parse("# nothing but a comment\n", file: "e.conf") == DaemonConfiguration())
@@ -113,6 +117,9 @@ struct ConfigurationFileTests {
         ("tablet-mode-on-angle = wide\n", "bad.conf:1: tablet-mode-on-angle: \"wide\" is not a number"),
         ("# x\ntablet-mode-on-angle = 400\n", "bad.conf:2: tablet-mode-on-angle: 400.0 is outside 90.0...350.0"),
         ("tablet-mode-off-angle = 5\n", "bad.conf:1: tablet-mode-off-angle: 5.0 is outside 10.0...340.0"),
+        ("light-threshold = bright\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%, such as 20%, got \"bright\""),
+        ("light-threshold = -5%\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%"),
+        ("light-threshold = 0.2 %\n", "bad.conf:1: light-threshold: expected a percentage"),
         ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected true or false, got \"maybe\""),
         ("tablet-mode-on-angle = 200\ntablet-mode-off-angle = 200\n",
          "bad.conf:2: tablet-mode-off-angle: must be below tablet-mode-on-angle (200.0)"),

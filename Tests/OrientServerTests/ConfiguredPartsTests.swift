@@ -17,6 +17,7 @@ struct ConfiguredPartsTests {
         #expect(Set(try SliceCheck.settingsRead(by: ConnectionPolicyPart.self)) == Set(ConnectionPolicyPart.reads.all))
         #expect(Set(try SliceCheck.settingsRead(by: PublisherPart.self)) == Set(PublisherPart.reads.all))
         #expect(Set(try SliceCheck.settingsRead(by: SensorService.self)) == Set(SensorService.reads.all))
+        #expect(Set(try SliceCheck.settingsRead(by: ReadingService.self)) == Set(ReadingService.reads.all))
     }
 
     @Test("The connection policy takes control-group, request-timeout and max-clients, refitting only a changed max-clients")

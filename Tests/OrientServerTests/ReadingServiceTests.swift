@@ -1,4 +1,5 @@
 import Logging
+import OrientConfiguration
 import OrientSampleSource
 import OrientServer
 import ServiceLifecycle
@@ -23,6 +24,29 @@ struct ReadingServiceTests {
             handle.markFinished()
             return handle
         }
+
+        func presence() -> AsyncStream<Bool> { AsyncStream { $0.yield(true) } }
+    }
+
+    /// A light source whose readings the test sends by hand, answered as the service answers the real one.
+    final class ManualLight: ReadingSource {
+        let kind = SensorKind.light
+        private let deliver = Mutex<(@Sendable (ReadingEvent) -> NextRead)?>(nil)
+
+        func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
+            start(paced: { deliver($0); return .onSchedule })
+        }
+
+        func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
+            self.deliver.withLock { $0 = deliver }
+            let handle = CaptureHandle { self.deliver.withLock { $0 = nil } }
+            handle.markFinished()
+            return handle
+        }
+
+        var isOpen: Bool { deliver.withLock { $0 != nil } }
+
+        func send(_ event: ReadingEvent) -> NextRead? { deliver.withLock { $0 }?(event) }
 
         func presence() -> AsyncStream<Bool> { AsyncStream { $0.yield(true) } }
     }
@@ -78,6 +102,46 @@ struct ReadingServiceTests {
                 #expect(source.open.withLock { $0 } == 0, "stopped when the service returns")
             }
         }
+    }
+
+    @Test("Light levels pass the filter: noise and a shadow are held back, a lasting change is confirmed by a read half a second later, and a reload's light-threshold applies")
+    func filtered() async throws {
+        let source = ManualLight()
+        let demand = SensorDemand()
+        let clock = Mutex(0.0)
+        let received = Mutex<[Double]>([])
+        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test"), now: { clock.withLock { $0 } }) {
+            if case .reading(.light(let level, _)) = $0 { received.withLock { $0.append(level) } }
+        }
+        let running = Task { await service.run() }
+        demand.setClaims(1, of: .light)
+        #expect(await waitFor { source.isOpen })
+        func read(_ level: Double, at time: Double) -> NextRead? {
+            clock.withLock { $0 = time }
+            return source.send(.reading(.light(level: level, unit: .lux)))
+        }
+        #expect(read(300, at: 0) == .onSchedule)
+        #expect(read(310, at: 0.8) == .onSchedule, "noise")
+        #expect(read(120, at: 1.6) == .within(seconds: 0.5), "a departure: read again sooner to confirm it")
+        #expect(read(305, at: 2.1) == .onSchedule, "the shadow passed")
+        #expect(read(20, at: 2.9) == .within(seconds: 0.5))
+        #expect(read(21, at: 3.4) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 21])
+
+        var configuration = DaemonConfiguration()
+        configuration.lightThreshold = 0
+        let answer = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
+        #expect(answer.refusal == nil && answer.reads.whileRunning == ["light-threshold"])
+        #expect(read(22, at: 4.2) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 21, 22], "threshold 0: every change at once")
+
+        _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
+        configuration.lightThreshold = 0.2
+        _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
+        #expect(read(23, at: 5) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 21, 22, 23], "a sensor opened again publishes its first reading")
+        running.cancel()
+        await running.value
     }
 
     @Test("Cancelled (a daemon that failed at start), it returns and stops its source")

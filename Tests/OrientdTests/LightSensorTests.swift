@@ -48,8 +48,8 @@ struct LightSensorTests {
             try testbed.set(try #require(lightPath), attribute, value)
         }
 
-        func startOrientd() throws {
-            daemon = try DaemonHarness(["--dbus", "--rate", "50"], folder: folder, environment: environment)
+        func startOrientd(_ arguments: [String] = []) throws {
+            daemon = try DaemonHarness(["--dbus", "--rate", "50"] + arguments, folder: folder, environment: environment)
             try daemon.waitUntilListening()
             guard waitFor({ self.bus.property("HasAmbientLight") != nil }) else { throw HarnessError("no name:\n\(daemon.log)") }
         }
@@ -83,6 +83,14 @@ struct LightSensorTests {
         }
 
         func level() -> String? { bus.property("LightLevel") }
+
+        /// Reads what `monitor` has printed until it has been quiet for `seconds` (its lines are read only when
+        /// asked for); returns how many lines it has printed.
+        @discardableResult
+        func drain(_ monitor: LineProcess, seconds: Double = 0.3) -> Int {
+            while monitor.waitForLine(after: monitor.lines.count, timeout: seconds, { _ in true }) != nil {}
+            return monitor.lines.count
+        }
 
         /// Threads of the daemon reading the light sensor (named `orientd-light`): one while it is open, else none.
         func lightThreads() -> Int {
@@ -252,6 +260,72 @@ struct LightSensorTests {
         #expect(waitFor { setup.level() == "d 42" }, "\(setup.daemon.log)")
         #expect(setup.daemon.log.contains("iio:device1/in_illuminance_scale reads 0; using 1, as iio-sensor-proxy does"), "\(setup.daemon.log)")
         #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" })
+    }
+
+    @Test("The filter: noise and a hand's shadow publish nothing, lights off publishes promptly, and at rest the level is the sensor's reading")
+    func filter() throws {
+        // Read every 0.3 s; the test changes the level every 0.1 s, so no three readings in a row are equal.
+        let setup = try Setup(light: false)
+        try setup.addLight(["name": "als", "in_illuminance_input": "300", "in_illuminance_integration_time": "0.3"])
+        try setup.startOrientd()
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 300" }, "the first reading at once\n\(setup.daemon.log)")
+        // 300 lux ± 3 %, and every 1.2 s a shadow at 40 % for 0.2 s: a reading that catches it is confirmed
+        // half a second later, once the shadow has passed.
+        let noise = ["309", "294", "304", "297", "306", "291", "303", "298", "307", "301"]
+        let start = setup.drain(signals)
+        #expect(signals.lines.contains { $0.contains("'LightLevel': <300.0>") }, "the monitor sees the first level: \(signals.lines)")
+        for step in 0..<36 {
+            try setup.setLight("in_illuminance_input", step % 12 < 2 ? ["120", "118"][step % 12] : noise[step % 10])
+            usleep(100_000)
+        }
+        setup.drain(signals)
+        let during = signals.lines[start...].filter { $0.contains("'LightLevel'") }
+        #expect(during.isEmpty, "noise and shadows published: \(during)\n\(setup.daemon.log)")
+
+        let lightsOff = Date()
+        try setup.setLight("in_illuminance_input", "4")
+        #expect(waitFor { setup.level() == "d 4" }, "\(setup.daemon.log)")
+        let reaction = Date().timeIntervalSince(lightsOff)
+        #expect(reaction < 1.5, "a reading every 0.3 s and a confirmation half a second later: \(reaction) s")
+
+        // Below the threshold, but steady: the sensor's own reading, as iio-sensor-proxy shows it.
+        try setup.setLight("in_illuminance_input", "4.5")
+        #expect(waitFor { setup.level() == "d 4.5" }, "\(setup.daemon.log)")
+    }
+
+    @Test("A reload hands light-threshold to the running light sensor: at 0 a hand's shadow is published, at 20 % it is not")
+    func thresholdReload() throws {
+        let setup = try Setup(light: false)
+        try setup.addLight(["name": "als", "in_illuminance_input": "300", "in_illuminance_integration_time": "0.1"])
+        let config = setup.folder + "/orientd.conf"
+        try "light-threshold = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try setup.startOrientd(["--config", config])
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 300" })
+        /// A shadow of 0.2 s, read at least once (every 0.1 s) and gone before a reading half a second later.
+        func shadow() throws -> [String] {
+            let start = setup.drain(signals)
+            try setup.setLight("in_illuminance_input", "120")
+            usleep(200_000)
+            try setup.setLight("in_illuminance_input", "300")
+            usleep(1_000_000)
+            setup.drain(signals)
+            return signals.lines[start...].filter { $0.contains("'LightLevel'") }
+        }
+        let unfiltered = try shadow()
+        #expect(unfiltered.contains { $0.contains("<120.0>") }, "threshold 0: every change, as iio-sensor-proxy\n\(unfiltered)\n\(setup.daemon.log)")
+
+        try "light-threshold = 20%\n".write(toFile: config, atomically: true, encoding: .utf8)
+        setup.daemon.signal(SIGHUP)
+        #expect(waitFor { setup.daemon.log.contains("applied light-threshold") }, "\(setup.daemon.log)")
+        let filtered = try shadow()
+        #expect(filtered.isEmpty, "20 %: the shadow is not published\n\(filtered)\n\(setup.daemon.log)")
+        #expect(setup.level() == "d 300")
     }
 
     /// A sensor reading 50 lux, the channel to change, and the values of it that read 125 and then 5 lux: raw ×

@@ -11,7 +11,7 @@ import OrientPosix
 /// stop pipe, with a timeout only while a sensor is open.
 final class PolledReadingCapture {
     private let driver: any PolledReadingDriver.Type
-    private let deliver: @Sendable (ReadingEvent) -> Void
+    private let deliver: @Sendable (ReadingEvent) -> NextRead
     private let stop: StopFlag
     private let wakeup: WakeupPipe
     private let logger: Logger
@@ -24,7 +24,7 @@ final class PolledReadingCapture {
     private var lastNoSensor: String?
 
     init(
-        driver: any PolledReadingDriver.Type, deliver: @escaping @Sendable (ReadingEvent) -> Void, stop: StopFlag,
+        driver: any PolledReadingDriver.Type, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
         wakeup: WakeupPipe, logger: Logger
     ) {
         self.driver = driver
@@ -43,7 +43,7 @@ final class PolledReadingCapture {
             udev = try UdevSession()
             monitor = try udev.monitorDescriptor()
         } catch {
-            deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
+            _ = deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
             return
         }
         var nextRead = 0.0
@@ -56,10 +56,11 @@ final class PolledReadingCapture {
             if let open = sensor {
                 let now = monotonicSeconds()
                 if now >= nextRead {
-                    read(open)
+                    let wanted = read(open)
                     nextRead += open.driver.interval
                     // After a stall, carry on from now rather than reading in a burst.
                     if nextRead < now { nextRead = now + open.driver.interval }
+                    if case .within(let seconds) = wanted { nextRead = min(nextRead, now + max(0, seconds)) }
                 }
                 if sensor != nil { timeout = max(0, nextRead - monotonicSeconds()) }
             }
@@ -81,29 +82,31 @@ final class PolledReadingCapture {
             let description = ReadingSensorDescription(
                 kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
             logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
-            deliver(.opened(description))
+            _ = deliver(.opened(description))
         } catch {
             announceNoSensor("cannot open the \(name) \(device.id): \(error)")
         }
     }
 
-    private func read(_ open: (id: String, driver: any PolledReadingDriver)) {
+    /// Reads the sensor once; returns when its consumer wants the next reading.
+    private func read(_ open: (id: String, driver: any PolledReadingDriver)) -> NextRead {
         do {
             let reading = try open.driver.read()
             if lastProblem != nil {
                 logger.notice("\(name) \(open.id) reads again")
                 lastProblem = nil
             }
-            deliver(.reading(reading))
+            return deliver(.reading(reading))
         } catch where error.deviceIsGone {
             close(reason: "\(error)")
         } catch {
             // Bad input (a value that is not a number, a read that fails): said once, the last level stays.
             let problem = "\(error)"
-            guard problem != lastProblem else { return }
+            guard problem != lastProblem else { return .onSchedule }
             lastProblem = problem
             logger.warning("\(name) \(open.id): \(problem); the last reading stays until it reads a number")
         }
+        return .onSchedule
     }
 
     private func handleEvents(_ udev: UdevSession) {
@@ -120,7 +123,7 @@ final class PolledReadingCapture {
         lastNoSensor = nil
         // Reopened when udev says something changed: a device that lost its files must not be retried in a loop.
         waitingForChange = true
-        deliver(.lost(reason: reason))
+        _ = deliver(.lost(reason: reason))
     }
 
     private func announceNoSensor(_ reason: String) {
@@ -128,7 +131,7 @@ final class PolledReadingCapture {
         guard reason != lastNoSensor else { return }
         lastNoSensor = reason
         logger.info("\(reason); waiting for one")
-        deliver(.noSensor(reason: reason))
+        _ = deliver(.noSensor(reason: reason))
     }
 
     /// Whether the udev monitor became readable within `seconds` (nil: no timeout); a stop returns false at once.

@@ -18,13 +18,17 @@ public struct PolledReadingSource: ReadingSource {
     public var kind: SensorKind { driver.kind }
 
     public func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
+        start(paced: { deliver($0); return .onSchedule })
+    }
+
+    public func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
         let stop = StopFlag()
         let wakeup: WakeupPipe
         do {
             wakeup = try WakeupPipe()
         } catch {
             let handle = CaptureHandle {}
-            deliver(.noSensor(reason: "cannot read the \(kind.displayName): \(error)"))
+            _ = deliver(.noSensor(reason: "cannot read the \(kind.displayName): \(error)"))
             handle.markFinished()
             return handle
         }
