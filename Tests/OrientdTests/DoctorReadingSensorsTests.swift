@@ -17,10 +17,14 @@ struct DoctorReadingSensorsTests {
         return (testbed, light)
     }
 
-    private func light(in output: OrientdProcess.Output) throws -> [String: Any] {
-        let report = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
-        let sensors = try #require(report?["readingSensors"] as? [[String: Any]], "\((try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])?["missingReadingSensors"] ?? "")")
-        let light = try #require(sensors.first { $0["kind"] as? String == "light" }, "\((try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])?["missingReadingSensors"] ?? "")")
+    private func parse(_ output: OrientdProcess.Output) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stderr)")
+    }
+
+    /// The light sensor's readings in `report`; a sensor missing is failed with the reason doctor gives.
+    private func light(in report: [String: Any]) throws -> [String: Any] {
+        let sensors = report["readingSensors"] as? [[String: Any]] ?? []
+        let light = try #require(sensors.first { $0["kind"] as? String == "light" }, "\(report["missingReadingSensors"] ?? "")")
         #expect(light["id"] as? String == "iio:device1")
         #expect(light["name"] as? String == "als")
         return try #require(light["light"] as? [String: Any])
@@ -36,12 +40,11 @@ struct DoctorReadingSensorsTests {
         #expect(human.stdout.contains("the light sensor als (iio:device1) read one value, 50.0 lux, throughout 2.0 s"))
         #expect(human.stdout.contains("Proximity sensor: none (no proximity sensor found)"))
 
-        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: testbed.environment)
-        let readings = try light(in: json)
+        let report = try parse(try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: testbed.environment))
+        let readings = try light(in: report)
         #expect(readings["distinct"] as? Int == 1)
         #expect(readings["unit"] as? String == "lux")
-        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect((report?["warnings"] as? [String] ?? []).contains { $0.contains("may be stuck") })
+        #expect((report["warnings"] as? [String] ?? []).contains { $0.contains("may be stuck") })
     }
 
     @Test("A light sensor whose level moves: its range and distinct values, no warning; a proximity sensor's near level")
@@ -53,15 +56,15 @@ struct DoctorReadingSensorsTests {
         try testbed.hold(path, values: ["in_illuminance_raw": 100], noise: 40, period: 0.2)
         let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "3"], environment: testbed.environment)
         #expect(json.status == 0, "\(json.stderr)")
-        let readings = try light(in: json)
+        let report = try parse(json)
+        let readings = try light(in: report)
         let (minimum, maximum) = (try #require(readings["minimum"] as? Double), try #require(readings["maximum"] as? Double))
         #expect(30 <= minimum && minimum < maximum && maximum <= 70, "\(readings)")
         #expect((readings["distinct"] as? Int ?? 0) > 1)
-        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(!(report?["warnings"] as? [String] ?? []).contains { $0.contains("light sensor") }, "\(json.stdout)")
-        let proximity = (report?["readingSensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "proximity" }
+        #expect(!(report["warnings"] as? [String] ?? []).contains { $0.contains("light sensor") }, "\(json.stdout)")
+        let proximity = (report["readingSensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "proximity" }
         let near = proximity?["proximity"] as? [String: Any]
-        #expect(near?["nearLevel"] as? Double == 100, "\(report?["missingReadingSensors"] ?? "")")
+        #expect(near?["nearLevel"] as? Double == 100, "\(report["missingReadingSensors"] ?? "")")
         #expect(near?["near"] as? Bool == false, "raw 20 is far below the near level")
     }
 }
