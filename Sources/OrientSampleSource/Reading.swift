@@ -32,13 +32,16 @@ public struct ReadingSensorDescription: Sendable, Equatable {
     public var interval: Double
     /// Why this device was taken for the kind: `IIO_SENSOR_PROXY_TYPE iio-poll-als`, `channel in_illuminance_input`.
     public var foundBy: String
+    /// A proximity sensor's near level (its raw reading above which it reads near); nil for other kinds.
+    public var nearLevel: Double?
 
-    public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String) {
+    public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String, nearLevel: Double? = nil) {
         self.kind = kind
         self.id = id
         self.name = name
         self.interval = interval
         self.foundBy = foundBy
+        self.nearLevel = nearLevel
     }
 
     /// `acpi-als (iio:device1)`, or the id alone when the driver has no name.

@@ -50,3 +50,71 @@ struct DoctorReportTests {
         #expect(bad.warnings.contains { $0.contains("base sensor's mount matrix") && $0.contains("singular") })
     }
 }
+
+@Suite("orientd doctor's reading of the light and proximity sensors")
+struct DoctorReadingSensorsTests {
+    private let als = ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "channel in_illuminance_raw")
+
+    private func light(_ levels: [Double]) -> [ReadingEvent] {
+        [.opened(als)] + levels.map { .reading(.light(level: $0, unit: .lux)) }
+    }
+
+    @Test("A light sensor whose level moves: first, last, minimum, maximum and distinct values, and no warning")
+    func moving() throws {
+        var report = DoctorReport()
+        report.analyseReadings(light([50, 42, 61, 42]), kind: .light, seconds: 3)
+        let sensor = try #require(report.readingSensors.first)
+        #expect(sensor.id == "iio:device1" && sensor.name == "als" && sensor.readings == 4)
+        #expect(sensor.light == DoctorReport.LightReadings(unit: "lux", first: 50, last: 42, minimum: 42, maximum: 61, distinct: 3))
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report.text.contains("Light sensor iio:device1 (als): found by channel in_illuminance_raw, read every 0.8 s"))
+        #expect(report.text.contains("4 readings (lux): first 50.0, last 42.0, minimum 42.0, maximum 61.0, 3 distinct values"))
+    }
+
+    @Test("One value throughout may be a stuck sensor; 0 throughout is a covered one or a silent driver")
+    func stuckAndZero() {
+        var stuck = DoctorReport()
+        stuck.analyseReadings(light([50, 50, 50]), kind: .light, seconds: 3)
+        #expect(stuck.warnings == [
+            "the light sensor als (iio:device1) read one value, 50.0 lux, throughout 3.0 s (3 readings): it may be stuck; wave a hand over it and run again"
+        ])
+        var zero = DoctorReport()
+        zero.analyseReadings(light([0, 0, 0]), kind: .light, seconds: 3)
+        #expect(zero.warnings == [
+            "the light sensor als (iio:device1) read 0 lux throughout 3.0 s (3 readings): it is covered, or its driver never reports a level"
+        ])
+        var once = DoctorReport()
+        once.analyseReadings(light([50]), kind: .light, seconds: 0.5)
+        #expect(once.warnings.isEmpty, "one reading says nothing about being stuck")
+        var silent = DoctorReport()
+        silent.analyseReadings(light([]), kind: .light, seconds: 2)
+        #expect(silent.warnings == ["the light sensor als (iio:device1) gave no reading in 2.0 s"])
+        #expect(silent.readingSensors.first?.light?.first == nil)
+    }
+
+    @Test("A proximity sensor: its near level and near or far, from the last reading")
+    func proximity() throws {
+        let description = ReadingSensorDescription(
+            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", nearLevel: 100)
+        var report = DoctorReport()
+        report.analyseReadings(
+            [.opened(description), .reading(.proximity(near: false)), .reading(.proximity(near: true))], kind: .proximity, seconds: 2)
+        let sensor = try #require(report.readingSensors.first)
+        #expect(sensor.proximity == DoctorReport.ProximityReadings(nearLevel: 100, near: true, nearReadings: 1))
+        #expect(sensor.light == nil)
+        #expect(report.text.contains("near level 100.0: near (1 of 2 readings near)"))
+    }
+
+    @Test("No sensor of a kind is said in one line; one that went away is warned about")
+    func absentAndLost() {
+        var report = DoctorReport()
+        report.analyseReadings([.noSensor(reason: "no light sensor found")], kind: .light, seconds: 1)
+        #expect(report.readingSensors.isEmpty && report.warnings.isEmpty)
+        #expect(report.text.contains("Light sensor: none (no light sensor found)"))
+
+        var lost = DoctorReport()
+        lost.analyseReadings(light([10, 20]) + [.lost(reason: "iio:device1 was removed")], kind: .light, seconds: 1)
+        #expect(lost.warnings == ["the light sensor als (iio:device1) went away: iio:device1 was removed"])
+        #expect(lost.readingSensors.count == 1)
+    }
+}

@@ -60,6 +60,10 @@ final class IIOPolledProximity: PolledReadingDriver {
         return .proximity(near: near)
     }
 
+    func describe(_ description: inout ReadingSensorDescription) {
+        description.nearLevel = nearLevel
+    }
+
     /// Why a proximity sensor has no near level: what was looked at, and what was found there.
     struct NoNearLevel: Error, CustomStringConvertible {
         var property: String?

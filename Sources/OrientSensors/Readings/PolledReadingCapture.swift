@@ -79,8 +79,9 @@ final class PolledReadingCapture {
             sensor = (device.id, opened)
             lastProblem = nil
             lastNoSensor = nil
-            let description = ReadingSensorDescription(
+            var description = ReadingSensorDescription(
                 kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
+            opened.describe(&description)
             logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
             _ = deliver(.opened(description))
         } catch {

@@ -19,10 +19,14 @@ protocol PolledReadingDriver: SendableMetatype {
     /// Seconds between two reads.
     var interval: Double { get }
     func read() throws(AttributeFault) -> Reading
+    /// Adds what only this kind knows (a proximity sensor's near level) to the description sent when it opens.
+    func describe(_ description: inout ReadingSensorDescription)
 }
 
 extension PolledReadingDriver {
     static func unusable(_ device: IIODeviceFacts) -> String? { nil }
+
+    func describe(_ description: inout ReadingSensorDescription) {}
 
     /// Why `device` is offered as this kind of sensor, or nil when it is not one or cannot be offered.
     static func offer(_ device: IIODeviceFacts) -> String? { unusable(device) == nil ? match(device) : nil }

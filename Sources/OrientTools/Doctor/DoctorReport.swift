@@ -2,6 +2,7 @@ import Logging
 import OrientCore
 import OrientSampleSource
 import OrientSensors
+import Synchronization
 
 /// What `orientd doctor` found, for people (``text``) and machines (Codable).
 package struct DoctorReport: Codable {
@@ -124,9 +125,13 @@ package struct DoctorReport: Codable {
     var base: BaseSensor?
     /// `nil` without a base sensor.
     var hinge: Hinge?
+    /// The light and proximity sensors, read while the accelerometer was.
+    var readingSensors: [ReadingSensor] = []
+    /// Why there is no light or proximity sensor, by kind (`light`, `proximity`).
+    var missingReadingSensors: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
-        case devices, panel, sensor, readings, device, interface, warnings, base, hinge
+        case devices, panel, sensor, readings, device, interface, warnings, base, hinge, readingSensors, missingReadingSensors
     }
 
     /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
@@ -140,6 +145,8 @@ package struct DoctorReport: Codable {
         try c.encode(device, forKey: .device)
         try c.encode(interface, forKey: .interface)
         try c.encode(warnings, forKey: .warnings)
+        try c.encode(readingSensors, forKey: .readingSensors)
+        try c.encode(missingReadingSensors, forKey: .missingReadingSensors)
         if sensor != nil {
             try c.encode(base, forKey: .base)
             try c.encode(hinge, forKey: .hinge)
@@ -152,28 +159,40 @@ package struct DoctorReport: Codable {
         var report = DoctorReport()
         report.panel = Panel(panel)
         report.natural = panel.natural
-        let devices: [IIODeviceSummary]
-        do {
-            devices = try IIODiscovery.devices()
-        } catch {
-            report.warnings.append("cannot list IIO devices: \(error)")
-            return report
+        // The light and proximity sensors are read for the same seconds, through the daemon's own sources, and
+        // for that long even when there is no accelerometer to read.
+        let end = ContinuousClock.now + .seconds(seconds)
+        let readingCapture = await ReadingCapture.start(ReadingSources.all(logger: Logger(label: "orientd doctor")))
+        await report.examineAccelerometer(device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds)
+        try? await Task.sleep(until: end, clock: .continuous)
+        for (kind, events) in await readingCapture.stop() {
+            report.analyseReadings(events, kind: kind, seconds: seconds)
         }
-        report.devices = devices.map {
+        return report
+    }
+
+    private mutating func examineAccelerometer(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async {
+        let found: [IIODeviceSummary]
+        do {
+            found = try IIODiscovery.devices()
+        } catch {
+            warnings.append("cannot list IIO devices: \(error)")
+            return
+        }
+        devices = found.map {
             Device(id: $0.id, name: $0.name, accelerometer: $0.accelerometer != nil,
                    location: $0.accelerometer?.location.rawValue)
         }
-        let candidates = devices.compactMap(\.accelerometer)
+        let candidates = found.compactMap(\.accelerometer)
         guard case .chosen(let chosen, let reason) = SensorSelection.choose(from: candidates, configured: configured) else {
             if case .none(let reason) = SensorSelection.choose(from: candidates, configured: configured) {
-                report.warnings.append(reason)
+                warnings.append(reason)
             }
-            return report
+            return
         }
-        await report.read(
+        await read(
             chosen, reason: reason, override: mountMatrixOverride, seconds: seconds,
             baseCandidate: SensorSelection.base(from: candidates, display: chosen))
-        return report
     }
 
     /// Reads the chosen sensor through the live source for `seconds`.
@@ -421,6 +440,7 @@ package struct DoctorReport: Codable {
                 lines.append("Hinge angle: unknown: \(hinge.unknownReason ?? "?") (posture \(hinge.posture), tablet mode \(tabletMode)\(lid))")
             }
         }
+        lines += readingSensorLines
         lines.append("")
         lines.append(warnings.isEmpty ? "No warnings." : "Warnings:")
         for warning in warnings { lines.append("  - \(warning)") }
@@ -437,9 +457,44 @@ package struct DoctorReport: Codable {
         }
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return String(rounded == 0 ? 0 : rounded)  // no "-0.0"
+    }
+}
+
+/// Every light and proximity sensor's events from ``start(_:)`` to ``stop()``.
+private struct ReadingCapture {
+    private final class Events: Sendable {
+        let list = Mutex<[ReadingEvent]>([])
+    }
+
+    private let running: [(kind: SensorKind, events: Events, handle: CaptureHandle)]
+
+    /// Starts the sources one after another, each once the one before has said what it found (for at most a
+    /// second): under umockdev, udev monitors enabled at the same moment fail now and then
+    /// (`udev_monitor_enable_receiving failed: Invalid argument`).
+    static func start(_ sources: [any ReadingSource]) async -> ReadingCapture {
+        var running: [(kind: SensorKind, events: Events, handle: CaptureHandle)] = []
+        for source in sources {
+            let events = Events()
+            running.append((source.kind, events, source.start { event in events.list.withLock { $0.append(event) } }))
+            let deadline = ContinuousClock.now + .seconds(1)
+            while events.list.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return ReadingCapture(running: running)
+    }
+
+    /// Stops every source and gives what each delivered, in order.
+    func stop() async -> [(kind: SensorKind, events: [ReadingEvent])] {
+        var collected: [(kind: SensorKind, events: [ReadingEvent])] = []
+        for source in running {
+            await source.handle.stop()
+            collected.append((source.kind, source.events.list.withLock { $0 }))
+        }
+        return collected
     }
 }
 
