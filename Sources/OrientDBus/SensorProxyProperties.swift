@@ -57,6 +57,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
             lightLevelUnit = unit
         case .proximity(let near):
             proximityNear = near
+        case .compass:
+            break  // not served yet
         }
     }
 

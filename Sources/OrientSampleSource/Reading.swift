@@ -1,14 +1,17 @@
-/// One value read from a sensor that gives one value at a time (light and proximity today; the compass to come).
+/// One value read from a sensor that gives one value at a time: light, proximity, compass.
 public enum Reading: Sendable, Equatable {
     /// An ambient light level, in the sensor's own unit.
     case light(level: Double, unit: LightUnit)
     /// Whether something is near the proximity sensor (a head during a call).
     case proximity(near: Bool)
+    /// The compass heading: degrees clockwise from magnetic north, tilt-compensated.
+    case compass(heading: Double)
 
     public var kind: SensorKind {
         switch self {
         case .light: .light
         case .proximity: .proximity
+        case .compass: .compass
         }
     }
 }
