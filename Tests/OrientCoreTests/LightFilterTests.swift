@@ -41,10 +41,30 @@ struct LightFilterTests {
     func step() {
         var filter = LightFilter(threshold: 0.2)
         _ = filter.take(300, at: 0)
-        #expect(filter.take(5, at: 0.8) == LightDecision(readAgainAt: 1.3))
-        #expect(filter.take(6, at: 1.0) == LightDecision(readAgainAt: 1.3), "too soon to confirm")
-        #expect(filter.take(5.5, at: 1.3) == LightDecision(publish: 5.5), "a value the sensor read, not a mean")
+        #expect(filter.take(120, at: 0.8) == LightDecision(readAgainAt: 1.3))
+        #expect(filter.take(125, at: 1.0) == LightDecision(readAgainAt: 1.3), "too soon to confirm")
+        #expect(filter.take(118, at: 1.3) == LightDecision(publish: 118), "a value the sensor read, not a mean")
         #expect(filter.take(300, at: 2.1) == LightDecision(readAgainAt: 2.6), "back up: a new departure")
+    }
+
+    @Test("Lights switched off wait a shorter hold than a shadow: ten times dimmer or more, 0.15 s")
+    func lightsOff() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(300, at: 0)
+        #expect(filter.take(5, at: 1) == LightDecision(readAgainAt: 1.15))
+        #expect(filter.take(5.5, at: 1.15) == LightDecision(publish: 5.5))
+        #expect(filter.take(300, at: 2) == LightDecision(readAgainAt: 2.15), "on again: as short")
+    }
+
+    @Test("The hold shrinks with the size of the change, from a shadow's 0.5 s to 0.15 s at ten times")
+    func holdBySize() {
+        #expect(LightFilter.hold(departingBy: 1.2) == LightFilter.hold)
+        #expect(LightFilter.hold(departingBy: 3) == LightFilter.hold, "a typing hand's darkest shadow")
+        #expect(abs(LightFilter.hold(departingBy: (3.0 * 10).squareRoot()) - 0.325) < 1e-9, "half way, on a log scale")
+        #expect(LightFilter.hold(departingBy: 10) == LightFilter.shortHold)
+        #expect(LightFilter.hold(departingBy: 75) == LightFilter.shortHold)
+        let ratios = stride(from: 1.0, through: 20, by: 0.5).map(LightFilter.hold(departingBy:))
+        #expect(zip(ratios, ratios.dropFirst()).allSatisfy { $0 >= $1 })
     }
 
     @Test("Two departures that disagree with each other do not confirm each other")
