@@ -60,7 +60,7 @@ struct LightFilterTests {
     func holdBySize() {
         #expect(LightFilter.hold(departingBy: 1.2) == LightFilter.hold)
         #expect(LightFilter.hold(departingBy: 3) == LightFilter.hold, "a typing hand's darkest shadow")
-        #expect(abs(LightFilter.hold(departingBy: (3.0 * 10).squareRoot()) - 0.325) < 1e-9, "half way, on a log scale")
+        #expect(abs(LightFilter.hold(departingBy: 6.5) - 0.325) < 1e-9, "half way")
         #expect(LightFilter.hold(departingBy: 10) == LightFilter.shortHold)
         #expect(LightFilter.hold(departingBy: 75) == LightFilter.shortHold)
         let ratios = stride(from: 1.0, through: 20, by: 0.5).map(LightFilter.hold(departingBy:))

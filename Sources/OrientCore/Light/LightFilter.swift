@@ -1,5 +1,3 @@
-import RealModule
-
 /// Decides which ambient light readings are published, so that brightness follows the room and not a hand's
 /// shadow or the sensor's noise (iio-sensor-proxy publishes every change: hadess/iio-sensor-proxy#261).
 ///
@@ -72,13 +70,13 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// How long a level `ratio` times brighter or dimmer than the published one must last: ``hold`` up to
-    /// ``shadowRatio``, ``shortHold`` from ``sureRatio`` on, and in between in proportion to the logarithm. A room
+    /// ``shadowRatio``, ``shortHold`` from ``sureRatio`` on, and in proportion in between. A room
     /// going dark must not wait as long as a flicker: with a read every 0.8 s, lights switched off are published
     /// at most 0.95 s after they go off.
     public static func hold(departingBy ratio: Double) -> Double {
         if ratio <= shadowRatio { return hold }
         if ratio >= sureRatio { return shortHold }
-        return hold - (hold - shortHold) * Double.log(ratio / shadowRatio) / Double.log(sureRatio / shadowRatio)
+        return hold - (hold - shortHold) * (ratio - shadowRatio) / (sureRatio - shadowRatio)
     }
 
     /// How many times brighter or dimmer `a` is than `b` (at least 1), both counted from ``floor``.
@@ -89,7 +87,9 @@ public struct LightFilter: Sendable, Equatable {
 
     /// Whether `a` and `b` are further apart than the threshold, as a ratio.
     public func differs(_ a: Double, from b: Double) -> Bool {
-        Double.log(ratio(a, b)) > Double.log(onePlus: threshold)
+        // A ratio, not logarithms: the filter runs at every reading of a claimed sensor, and libm's log costs the
+        // daemon pages of code that nothing else of it touches (BENCHMARKS.md, "Steady-state cost").
+        ratio(a, b) > 1 + threshold
     }
 
     private mutating func publish(_ level: Double) -> LightDecision {
