@@ -8,8 +8,9 @@ Usage:
 `generate` runs ORIENTD (a release build, compiled with function sections) under valgrind's callgrind twice,
 and each time zeroes the counters once the daemon is serving, so that start-up is not counted:
   1. on the demo trace at 5x speed: 20 subscribers, get, status, lock, unlock, mask, a reload (SIGHUP);
-  2. on an emulated polled accelerometer (umockdev), with the D-Bus facade on a private bus: iio-sensor-proxy's
-     client monitor-sensor claims the sensor while it is turned, and a subscriber follows it over the socket.
+  2. on an emulated polled accelerometer and ambient light sensor (umockdev), with the D-Bus facade on a private
+     bus: iio-sensor-proxy's client monitor-sensor claims both while the accelerometer is turned and the light
+     changes (a claimed light sensor is a GNOME laptop's steady state), and a subscriber follows over the socket.
 Every function of ORIENTD with a cost in either run is written to OUTPUT, one mangled name a line, in four parts:
 those called at least 100 times (the steady state), then the rest of what serving subscribers ran, then the rest of
 the live run, then the rest of what the requests and the reload ran. Each part is sorted by name, so that a
@@ -121,6 +122,8 @@ def live_run(binary, folder):
     device = testbed.add_device("iio", "iio:device0", None,
                                 [item for pair in attributes.items() for item in (pair[0], pair[1] + "\n")],
                                 ["ACCEL_LOCATION", "display"])
+    light = testbed.add_device("iio", "iio:device1", None, ["name", "als\n", "in_illuminance_input", "300\n"],
+                               ["IIO_SENSOR_PROXY_TYPE", "iio-poll-als"])
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
                            text=True)
     address = bus.stdout.readline().strip()
@@ -135,12 +138,16 @@ def live_run(binary, folder):
         wait_for(sock)
         time.sleep(3)
         control(daemon.pid, "-z")
-        monitor = subprocess.Popen(["monitor-sensor", "--accel"], stdout=subprocess.DEVNULL,
+        monitor = subprocess.Popen(["monitor-sensor", "--accel", "--light"], stdout=subprocess.DEVNULL,
                                    env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address))
         selector, clients = subscribe(sock, 1)
-        for x, y in ((ONE_G_RAW, 0), (0, -ONE_G_RAW), (-ONE_G_RAW, 0), (0, ONE_G_RAW), (0, -ONE_G_RAW)):
+        turns = ((ONE_G_RAW, 0), (0, -ONE_G_RAW), (-ONE_G_RAW, 0), (0, ONE_G_RAW), (0, -ONE_G_RAW))
+        # Noise, a shadow, lights off and on again: every path of the light filter.
+        levels = ("306", "120", "4", "300", "294")
+        for (x, y), level in zip(turns, levels):
             testbed.set_attribute(device, "in_accel_x_raw", f"{x}\n")
             testbed.set_attribute(device, "in_accel_y_raw", f"{y}\n")
+            testbed.set_attribute(light, "in_illuminance_input", f"{level}\n")
             drain(selector, 3)
         control(daemon.pid, "-d")
         for client in clients:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """orientd and iio-sensor-proxy side by side on one emulated polled accelerometer (umockdev).
 
-Usage: side-by-side.py ORIENTD [--still S] [--turns N] [--rate HZ] [--orientd-arg ARG ...]
+Usage: side-by-side.py ORIENTD [--still S] [--turns N] [--rate HZ] [--light] [--orientd-arg ARG ...]
 
 Each daemon gets a private dbus-daemon taken for its system bus and is claimed there by iio-sensor-proxy's own
 client, monitor-sensor, so both are measured through the same D-Bus path. iio-sensor-proxy comes from Debian's
@@ -15,6 +15,11 @@ Prints, for each daemon:
     random rest of 1 to 2.5 s), timed from the moment the hand stops to monitor-sensor's line, and to N
     instantaneous changes;
 and, for orientd alone, context switches over S seconds with the sensor present and no client at all.
+
+With --light, a polled ambient light sensor (`iio-poll-als`, read every 0.8 s by both) sits beside the
+accelerometer, at 300 lux with 2 % noise rewritten every 0.5 s (an office: no change worth publishing), and
+monitor-sensor claims it too: the steady state of a GNOME laptop, whose settings daemon claims the light
+sensor for the whole session.
 """
 import argparse
 import math
@@ -50,6 +55,20 @@ class Sensor:
             [item for pair in attributes.items() for item in (pair[0], pair[1] + "\n")],
             [item for pair in properties.items() for item in pair])
 
+    def add_light(self):
+        """A polled light sensor, kept at 300 lux with 2 % noise by a thread until the process ends."""
+        path = self.testbed.add_device(
+            "iio", "iio:device1", None, ["name", "als\n", "in_illuminance_input", "300\n"],
+            ["IIO_SENSOR_PROXY_TYPE", "iio-poll-als"])
+        noise = random.Random(3)
+
+        def keep_noisy():
+            while True:
+                self.testbed.set_attribute(path, "in_illuminance_input", f"{round(300 * noise.gauss(1, 0.02))}\n")
+                time.sleep(0.5)
+
+        threading.Thread(target=keep_noisy, daemon=True).start()
+
     def environment(self):
         return dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=self.testbed.get_root_dir())
 
@@ -62,7 +81,7 @@ class Sensor:
 class Daemon:
     """A daemon on its own private bus, claimed by monitor-sensor, whose lines are timestamped as they come."""
 
-    def __init__(self, label, command, sensor, claim=True):
+    def __init__(self, label, command, sensor, claim=True, claims=("--accel",)):
         self.label = label
         self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
                                     stdout=subprocess.PIPE, text=True)
@@ -76,7 +95,7 @@ class Daemon:
         if claim:
             time.sleep(1)
             self.monitor = subprocess.Popen(
-                ["stdbuf", "-oL", "monitor-sensor", "--accel"], stdout=subprocess.PIPE, text=True,
+                ["stdbuf", "-oL", "monitor-sensor", *claims], stdout=subprocess.PIPE, text=True,
                 env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address))
             threading.Thread(target=self._read, daemon=True).start()
 
@@ -179,16 +198,21 @@ def main():
     parser.add_argument("--still", type=float, default=60)
     parser.add_argument("--turns", type=int, default=12)
     parser.add_argument("--rate", type=float, default=50)
+    parser.add_argument("--light", action="store_true", help="a claimed light sensor beside the accelerometer")
     parser.add_argument("--orientd-arg", action="append", default=[])
     args = parser.parse_args()
 
     sensor = Sensor()
+    claims = ("--accel",)
+    if args.light:
+        sensor.add_light()
+        claims = ("--accel", "--light")
     folder = tempfile.mkdtemp(prefix="side-by-side-")
     orientd_command = [args.orientd, "run", "--dbus", "--rate", f"{args.rate:g}", "--config", "/dev/null",
                        "--socket", os.path.join(folder, "orientd.sock"), "--state-dir", os.path.join(folder, "state")]
     daemons = [
-        Daemon("iio-sensor-proxy", ["/usr/sbin/iio-sensor-proxy"], sensor),
-        Daemon("orientd", orientd_command + args.orientd_arg, sensor),
+        Daemon("iio-sensor-proxy", ["/usr/sbin/iio-sensor-proxy"], sensor, claims=claims),
+        Daemon("orientd", orientd_command + args.orientd_arg, sensor, claims=claims),
     ]
     try:
         time.sleep(3)
@@ -205,7 +229,8 @@ def main():
             (hand_ms, hand_missed), (jump_ms, jump_missed) = hand[d.label], jump[d.label]
             print(f"{d.label:18} {cpu:7.3f} {woke:9.1f} {mem['Rss']:7.1f} {mem['Pss']:7.1f} {mem['Anonymous']:8.1f} "
                   f"{hand_ms:10.0f}{'*' * hand_missed:3} {jump_ms:8.0f}{'*' * jump_missed:3}")
-        print(f"(still for {args.still:g} s, {args.turns} turns each; * marks a turn with no reaction within 3 s)")
+        print(f"(still for {args.still:g} s, {args.turns} turns each; * marks a turn with no reaction within 3 s; "
+              f"claimed: {' '.join(claims)})")
     finally:
         for d in daemons:
             d.stop()
@@ -214,7 +239,7 @@ def main():
     try:
         time.sleep(3)
         cpu, woke, _ = still([alone], args.still)["orientd"]
-        print(f"orientd with the sensor present and no client: {woke * args.still:.0f} context switches "
+        print(f"orientd with the sensor{'s' if args.light else ''} present and no client: {woke * args.still:.0f} context switches "
               f"in {args.still:g} s, CPU {cpu:.3f} %")
     finally:
         alone.stop()
