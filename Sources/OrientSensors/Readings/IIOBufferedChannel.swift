@@ -78,6 +78,9 @@ final class IIOBufferedChannel {
                 throw AttributeFault(path: device.attributePath("trigger/current_trigger"), problem: .unreadable(errno: -set))
             }
             Self.raiseSamplingFrequency(iioDevice, channels: channels, logger: logger, id: device.id)
+            // libiio asks the kernel for 4 blocks of the buffer's size by default (buffer/length 512); one makes the
+            // length iio-sensor-proxy's.
+            _ = iio_device_set_kernel_buffers_count(iioDevice, 1)
             guard let buffer = iio_device_create_buffer(iioDevice, Self.bufferLength, false) else {
                 throw AttributeFault(path: nodePath, problem: .unreadable(errno: errno))
             }
