@@ -374,3 +374,53 @@ struct HIDSensorTests {
         #expect(Self.agree(orientd.compass, sensorProxy.compass), "orientd \(orientd.compass)\niio-sensor-proxy \(sensorProxy.compass)")
     }
 }
+
+/// The HID light sensor read by the daemon as the installed unit runs it: user `orientd`, with the device node's
+/// group and mode and the capture files' grants that the shipped udev rule gives. Needs root to switch users.
+@Suite(
+    "A HID light sensor as the service user", .serialized,
+    .enabled(if: ServiceUser.isAvailable, Comment(rawValue: ServiceUser.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct HIDSensorServiceUserTests {
+    private static func shell(_ command: String) throws {
+        let result = try OrientdProcess.run(["-c", command], executable: "/bin/sh")
+        guard result.status == 0 else { throw HarnessError("\(command): \(result.stderr)") }
+    }
+
+    @Test("With the udev rule's grants, user orientd opens the light sensor's buffer and reads it")
+    func lightAsServiceUser() throws {
+        let folder = try DaemonHarness.makeFolder()
+        chmod(folder, 0o777)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bus = try PrivateBus(folder: folder)
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: LiveSensorTests.portraitAttributes)
+        let light = HIDSensor.light
+        try light.add(to: testbed)
+        // As ServiceUserTests does for an accelerometer: /sys readable by all, umockdev's sockets reachable, then
+        // the rule's node group and mode and its RUN command on the emulated device.
+        try Self.shell(
+            "chmod -R a+rX '\(testbed.root)' && chmod 1777 '\(testbed.root)' && find '\(testbed.root)' -type s -exec chmod a+rw {} +")
+        let lines = try String(contentsOfFile: ServiceUserTests.systemdFolder + "/80-orientd.rules", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.contains("TEST==\"scan_elements/in_intensity_both_en\", GOTO=\"orientd_sensor\""))
+        let node = testbed.root + light.node
+        try Self.shell("chgrp -L orientd '\(node)' && chmod 0660 \"$(readlink -f '\(node)')\"")
+        let runLine = try #require(lines.first { $0.hasPrefix("RUN+=\"") })
+        try Self.shell(
+            String(runLine.dropFirst("RUN+=\"".count).dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                .replacingOccurrences(of: "$$", with: "$").replacingOccurrences(of: "/sys$devpath", with: testbed.root + light.sysfsPath))
+
+        let daemon = try DaemonHarness(
+            ["--dbus", "--rate", "50"], folder: folder, wrapper: ServiceUserTests.asServiceUser,
+            environment: testbed.environment.merging(bus.environment) { $1 })
+        try daemon.waitUntilListening()
+        #expect(waitFor { bus.property("HasAmbientLight") == "b true" }, "\(daemon.log)")
+        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+        #expect(client.waitForLine { $0.hasPrefix("ready") } != nil)
+        #expect(client.ask("claim-light") == "ok")
+        #expect(light.feed(testbed, 500) { bus.property("LightLevel") == "d 50" }, "\(daemon.log)")
+        #expect(light.attribute(testbed, "buffer/enable") == "1")
+        client.kill()
+    }
+}
