@@ -75,14 +75,17 @@ final class IIOBufferedChannel {
             }
             let set = iio_device_set_trigger(iioDevice, triggerDevice)
             guard set == 0 else {
-                throw AttributeFault(path: device.attributePath("trigger/current_trigger"), problem: .unreadable(errno: -set))
+                throw AttributeFault(
+                    path: device.attributePath("trigger/current_trigger"),
+                    problem: .refused("cannot be set to \(triggerName): \(String(cString: strerror(-set)))"))
             }
             Self.raiseSamplingFrequency(iioDevice, channels: channels, logger: logger, id: device.id)
             // libiio asks the kernel for 4 blocks of the buffer's size by default (buffer/length 512); one makes the
             // length iio-sensor-proxy's.
             _ = iio_device_set_kernel_buffers_count(iioDevice, 1)
             guard let buffer = iio_device_create_buffer(iioDevice, Self.bufferLength, false) else {
-                throw AttributeFault(path: nodePath, problem: .unreadable(errno: errno))
+                // Opening the node, or writing buffer/length, the scan elements or buffer/enable, failed.
+                throw AttributeFault(path: nodePath, problem: .refused("cannot be opened for capture: \(String(cString: strerror(errno)))"))
             }
             // Never waits: drain() takes what is there.
             _ = iio_buffer_set_blocking_mode(buffer, false)
