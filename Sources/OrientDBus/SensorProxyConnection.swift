@@ -10,9 +10,9 @@ import Glibc
 /// One connection to the system bus serving net.hadess.SensorProxy. Used on one thread only (sd-bus objects
 /// belong to the thread that made them); other threads reach it through the wakeup pipe.
 final class SensorProxyConnection {
-    /// The kinds whose claims are tracked; claims of the others succeed and do nothing, as iio-sensor-proxy's do
-    /// when no such sensor exists.
-    static let claimable: [SensorKind] = [.accelerometer, .light, .proximity]
+    /// The kinds whose claims are tracked (every kind: a claim of an absent sensor succeeds and takes effect
+    /// when one appears, as in iio-sensor-proxy).
+    static let claimable: [SensorKind] = [.accelerometer, .light, .proximity, .compass]
 
     /// How many clients claim `kind`: unique bus names, each dropped by sd-bus when it leaves the bus.
     func claimCount(of kind: SensorKind) -> Int { tracks[kind].map { Int(sd_bus_track_count($0)) } ?? 0 }
@@ -69,9 +69,13 @@ final class SensorProxyConnection {
     func process(_ current: SensorProxyProperties) throws(BusError) {
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
         let changed = current.changedNames(since: published)
+        let compassChanged = current.changedCompassNames(since: published)
         published = current
-        guard !changed.isEmpty else { return }
-        try emitPropertiesChanged(changed)
+        guard !changed.isEmpty || !compassChanged.isEmpty else { return }
+        if !changed.isEmpty { try emitPropertiesChanged(changed, path: CSP_OBJECT_PATH, interface: CSP_INTERFACE) }
+        if !compassChanged.isEmpty {
+            try emitPropertiesChanged(compassChanged, path: CSP_COMPASS_PATH, interface: CSP_COMPASS_INTERFACE)
+        }
         // Queue the write now; poll finishes it when the socket is full.
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
     }
@@ -105,20 +109,20 @@ final class SensorProxyConnection {
         bus = sd_bus_flush_close_unref(bus)
     }
 
-    private func emitPropertiesChanged(_ names: [String]) throws(BusError) {
+    private func emitPropertiesChanged(_ names: [String], path: String, interface: String) throws(BusError) {
         var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) } + [nil]
         defer { for string in strings { free(string) } }
         try check(
             "sd_bus_emit_properties_changed_strv",
-            sd_bus_emit_properties_changed_strv(bus, CSP_OBJECT_PATH, CSP_INTERFACE, &strings))
+            sd_bus_emit_properties_changed_strv(bus, path, interface, &strings))
     }
 
     fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
         let claim = member.hasPrefix("Claim")
         let named = member.dropFirst(claim ? 5 : 7)
-        // The compass: not served yet, and claiming an absent sensor succeeds, as in iio-sensor-proxy
-        // (its monitor-sensor claims the accelerometer, light and proximity and quits on any error).
+        // Claiming an absent sensor succeeds, as in iio-sensor-proxy (its monitor-sensor claims the accelerometer,
+        // light and proximity and quits on any error).
         guard let kind = SensorKind.allCases.first(where: { $0.busName == named }), let track = tracks[kind] else { return 0 }
         let result = claim ? sd_bus_track_add_sender(track, call) : sd_bus_track_remove_sender(track, call)
         logger.debug("\(sender) \(claim ? "claimed" : "released") the \(kind.displayName)")
@@ -134,8 +138,9 @@ final class SensorProxyConnection {
         case "LightLevel": return append(reply, published.lightLevel)
         case "HasProximity": return append(reply, published.hasProximity)
         case "ProximityNear": return append(reply, published.proximityNear)
-        case "CompassHeading": return append(reply, 0.0)
-        default: return append(reply, false)  // HasCompass
+        case "HasCompass": return append(reply, published.hasCompass)
+        case "CompassHeading": return append(reply, published.compassHeading)
+        default: return -EINVAL  // the tables name no other property
         }
     }
 

@@ -9,8 +9,9 @@ import OrientSampleSource
 /// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
 /// and while no sensor can be read.
 ///
-/// The light level and the proximity are 0 and false until the first reading and keep the last one when nobody
-/// claims the sensor any more, or it is unplugged, as in iio-sensor-proxy.
+/// The light level, the proximity and the compass heading are 0 and false until the first reading and keep the last
+/// one when nobody claims the sensor any more, or it is unplugged, as in iio-sensor-proxy. The compass's two
+/// properties belong to its own object (`/net/hadess/SensorProxy/Compass`), and are announced there.
 public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var hasAccelerometer = false
     public private(set) var accelerometerOrientation = "undefined"
@@ -19,6 +20,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var lightLevelUnit = LightUnit.lux
     public private(set) var hasProximity = false
     public private(set) var proximityNear = false
+    public private(set) var hasCompass = false
+    public private(set) var compassHeading = 0.0
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
@@ -45,7 +48,7 @@ public struct SensorProxyProperties: Sendable, Equatable {
         case .proximity:
             hasProximity = present
         case .compass:
-            break  // not served yet
+            hasCompass = present
         }
     }
 
@@ -57,8 +60,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
             lightLevelUnit = unit
         case .proximity(let near):
             proximityNear = near
-        case .compass:
-            break  // not served yet
+        case .compass(let heading):
+            compassHeading = heading
         }
     }
 
@@ -74,7 +77,8 @@ public struct SensorProxyProperties: Sendable, Equatable {
         refresh()
     }
 
-    /// The names of the properties whose values differ from `earlier`'s, as PropertiesChanged lists them.
+    /// The names of the main object's properties whose values differ from `earlier`'s, as PropertiesChanged lists
+    /// them.
     public func changedNames(since earlier: SensorProxyProperties) -> [String] {
         var names: [String] = []
         if hasAccelerometer != earlier.hasAccelerometer { names.append("HasAccelerometer") }
@@ -86,6 +90,14 @@ public struct SensorProxyProperties: Sendable, Equatable {
         }
         if hasProximity != earlier.hasProximity { names.append("HasProximity") }
         if proximityNear != earlier.proximityNear { names.append("ProximityNear") }
+        return names
+    }
+
+    /// The same for the compass object's properties.
+    public func changedCompassNames(since earlier: SensorProxyProperties) -> [String] {
+        var names: [String] = []
+        if hasCompass != earlier.hasCompass { names.append("HasCompass") }
+        if compassHeading != earlier.compassHeading { names.append("CompassHeading") }
         return names
     }
 

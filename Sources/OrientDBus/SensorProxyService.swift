@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged: the
-/// accelerometer's orientation, the ambient light level and the proximity, each claimed per client.
+/// accelerometer's orientation, the ambient light level, the proximity and the compass heading, each claimed per client.
 ///
 /// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
 /// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
@@ -69,7 +69,7 @@ public final class SensorProxyService: Service, ConfiguredPart {
         if changed { wakeup.signal() }
     }
 
-    /// A one-value sensor's event (light, proximity): a reading updates its properties. Its presence comes
+    /// A one-value sensor's event (light, proximity, compass): a reading updates its properties. Its presence comes
     /// from udev, but an opened sensor is evidently present: said here too, so that a sensor plugged in while
     /// claimed appears before its first reading, whichever thread sees udev's event first.
     public func update(_ event: ReadingEvent) {

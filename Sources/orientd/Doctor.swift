@@ -14,7 +14,7 @@ extension Orientd {
                 Reads the sensor for a few seconds through the same code as the daemon (stop the orientd service \
                 first if the sensor cannot be shared). On a convertible it also shows the base (keyboard) sensor, \
                 and the hinge angle and posture both sensors give. For the same seconds it reads the light and \
-                proximity sensors, and warns when a light sensor reads one value, or 0, throughout. Exit status: 0 \
+                proximity sensors and the compass, and warns when a light sensor reads one value, or 0, throughout. Exit status: 0 \
                 when a sensor was read, 69 when none could be.
                 """
         )

@@ -145,3 +145,23 @@ struct SensorProxyProximityPropertiesTests {
         #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
     }
 }
+
+@Suite("net.hadess.SensorProxy compass properties")
+struct SensorProxyCompassPropertiesTests {
+    @Test("0 and absent until told; a heading is announced on the compass object only; unplugging keeps it")
+    func compass() {
+        let start = SensorProxyProperties()
+        #expect(!start.hasCompass && start.compassHeading == 0)
+        var properties = start
+        properties.setPresent(true, of: .compass)
+        #expect(properties.changedCompassNames(since: start) == ["HasCompass"])
+        #expect(properties.changedNames(since: start).isEmpty, "nothing changed on the main object")
+        let present = properties
+        properties.update(.compass(heading: 271.5))
+        #expect(properties.changedCompassNames(since: present) == ["CompassHeading"])
+        #expect(properties.changedNames(since: present).isEmpty)
+        properties.setPresent(false, of: .compass)
+        #expect(!properties.hasCompass && properties.compassHeading == 271.5)
+        #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
+    }
+}

@@ -22,6 +22,16 @@ struct ScanFormatTests {
         #expect(ScanFormat(parsing: text) == nil)
     }
 
+    @Test("HID sensor hubs' 32-bit channels: an unsigned light level above 2^31 stays positive, a signed heading may be negative")
+    func decodesHIDChannels() throws {
+        let light = try #require(ScanFormat(parsing: "le:u32/32>>0"))
+        #expect(light.decode([0x00, 0x00, 0x00, 0x80]) == 2_147_483_648)
+        #expect(light.decode([0xF4, 0x01, 0x00, 0x00]) == 500)
+        let heading = try #require(ScanFormat(parsing: "le:s32/32>>0"))
+        #expect(heading.decode([0xFF, 0xFF, 0xFF, 0xFF]) == -1)
+        #expect(heading.decode([0x0F, 0x0E, 0x00, 0x00]) == 3599)
+    }
+
     @Test("Decoding: byte order, sign extension, shift, and junk outside the value's bits")
     func decodes() throws {
         let s16 = try #require(ScanFormat(parsing: "le:s16/16>>0"))

@@ -67,4 +67,21 @@ struct DoctorReadingSensorsTests {
         #expect(near?["nearLevel"] as? Double == 100, "\(report["missingReadingSensors"] ?? "")")
         #expect(near?["near"] as? Bool == false, "raw 20 is far below the near level")
     }
+
+    @Test("A HID compass: its headings' range, in the text and in --json")
+    func compass() throws {
+        let (testbed, _) = try testbed()
+        let compass = HIDSensor.compass
+        try compass.add(to: testbed)
+        // 90.5 degrees (raw 905 at scale 0.1), a scan every 0.05 s for 2 s: a hub reports on change, the last stands.
+        try testbed.stream(compass.node, scanHex: HIDSensor.scan(905), count: 40, rate: 20)
+        let human = try OrientdProcess.run(["doctor", "--seconds", "2"], environment: testbed.environment)
+        #expect(human.stdout.contains("Compass iio:device2 (magn_3d): found by IIO_SENSOR_PROXY_TYPE iio-buffer-compass, read every 0.7 s"), "\(human.stdout)")
+        #expect(human.stdout.contains("headings (degrees): first 90.5, last 90.5, minimum 90.5, maximum 90.5"), "\(human.stdout)")
+        try testbed.stream(compass.node, scanHex: HIDSensor.scan(1805), count: 40, rate: 20)
+        let report = try parse(try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: testbed.environment))
+        let sensor = (report["readingSensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "compass" }
+        let headings = sensor?["compass"] as? [String: Any]
+        #expect(headings?["last"] as? Double == 180.5, "\(report)")
+    }
 }

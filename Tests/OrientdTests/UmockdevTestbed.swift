@@ -111,6 +111,12 @@ final class UmockdevTestbed {
         _ = try send(["unlink": path, "attribute": attribute])
     }
 
+    /// Closes the test's side of a PTY device node (a /dev path): its reader gets end of file, as from a device
+    /// whose buffer went away before udev announces the removal.
+    func hangUp(_ node: String) throws {
+        _ = try send(["hangup": node])
+    }
+
     func remove(_ path: String) throws {
         _ = try send(["remove": path])
     }

@@ -37,7 +37,7 @@ struct IIOPolledLight: PolledReadingDriver {
         interval = Self.interval(of: device, logger: logger)
     }
 
-    func read() throws(AttributeFault) -> Reading {
+    func read() throws(AttributeFault) -> Reading? {
         .light(level: try readNumber(levelPath) * scale, unit: .lux)
     }
 

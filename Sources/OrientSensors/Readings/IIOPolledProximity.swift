@@ -54,7 +54,7 @@ final class IIOPolledProximity: PolledReadingDriver {
         }
     }
 
-    func read() throws(AttributeFault) -> Reading {
+    func read() throws(AttributeFault) -> Reading? {
         let near = Self.isNear(raw: try readNumber(rawPath), level: nearLevel, wasNear: wasNear)
         wasNear = near
         return .proximity(near: near)

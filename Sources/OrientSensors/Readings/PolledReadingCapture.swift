@@ -92,7 +92,7 @@ final class PolledReadingCapture {
     /// Reads the sensor once; returns when its consumer wants the next reading.
     private func read(_ open: (id: String, driver: any PolledReadingDriver)) -> NextRead {
         do {
-            let reading = try open.driver.read()
+            guard let reading = try open.driver.read() else { return .onSchedule }
             if lastProblem != nil {
                 logger.notice("\(name) \(open.id) reads again")
                 lastProblem = nil

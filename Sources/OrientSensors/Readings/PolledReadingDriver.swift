@@ -18,7 +18,8 @@ protocol PolledReadingDriver: SendableMetatype {
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault)
     /// Seconds between two reads.
     var interval: Double { get }
-    func read() throws(AttributeFault) -> Reading
+    /// The reading now; nil when the sensor has nothing new (a buffered sensor with no scan since the last read).
+    func read() throws(AttributeFault) -> Reading?
     /// Adds what only this kind knows (a proximity sensor's near level) to the description sent when it opens.
     func describe(_ description: inout ReadingSensorDescription)
 }
@@ -37,6 +38,8 @@ struct AttributeFault: Error, Equatable, CustomStringConvertible {
     enum Problem: Equatable {
         case unreadable(errno: Int32)
         case notANumber(text: String)
+        /// Present but unusable, and why (`reads "xyz", not a scan element type such as le:u32/32>>0`).
+        case refused(String)
     }
 
     var path: String
@@ -52,6 +55,7 @@ struct AttributeFault: Error, Equatable, CustomStringConvertible {
         switch problem {
         case .unreadable(let errno): "\(path): \(SensorError("read", errno: errno))"
         case .notANumber(let text): "\(path) reads \"\(text)\", not a number"
+        case .refused(let reason): "\(path) \(reason)"
         }
     }
 }

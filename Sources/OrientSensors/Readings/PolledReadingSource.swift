@@ -88,6 +88,10 @@ private final class RefusedDevices: Sendable {
 /// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here.
 public enum ReadingSources {
     public static func all(logger: Logger) -> [any ReadingSource] {
-        [PolledReadingSource(IIOPolledLight.self, logger: logger), PolledReadingSource(IIOPolledProximity.self, logger: logger)]
+        [
+            PolledReadingSource(FirstOfDrivers<LightDrivers>.self, logger: logger),
+            PolledReadingSource(IIOPolledProximity.self, logger: logger),
+            PolledReadingSource(IIOBufferedCompass.self, logger: logger),
+        ]
     }
 }

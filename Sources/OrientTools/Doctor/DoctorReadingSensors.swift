@@ -1,9 +1,9 @@
 import OrientSampleSource
 
 extension DoctorReport {
-    /// A light or proximity sensor, read while the accelerometer was: which device, and what it read.
+    /// A light or proximity sensor or a compass, read while the accelerometer was: which device, and what it read.
     struct ReadingSensor: Codable, Equatable {
-        /// `light` or `proximity`.
+        /// `light`, `proximity` or `compass`.
         var kind: String
         var id: String
         /// The driver's name (`acpi-als`).
@@ -17,6 +17,16 @@ extension DoctorReport {
         var light: LightReadings?
         /// A proximity sensor's near level and last reading (nil for a light sensor).
         var proximity: ProximityReadings?
+        /// A compass's headings (nil for the other kinds).
+        var compass: CompassReadings?
+    }
+
+    /// Headings in degrees from magnetic north; all nil when nothing was read.
+    struct CompassReadings: Codable, Equatable {
+        var first: Double?
+        var last: Double?
+        var minimum: Double?
+        var maximum: Double?
     }
 
     struct LightReadings: Codable, Equatable {
@@ -95,7 +105,14 @@ extension DoctorReport {
             }
             sensor.proximity = ProximityReadings(
                 nearLevel: description.nearLevel, near: nears.last, nearReadings: nears.filter { $0 }.count)
-        case .accelerometer, .compass:
+        case .compass:
+            let headings = values.compactMap { (reading: OrientSampleSource.Reading) -> Double? in
+                guard case .compass(let heading) = reading else { return nil }
+                return heading
+            }
+            sensor.compass = CompassReadings(
+                first: headings.first, last: headings.last, minimum: headings.min(), maximum: headings.max())
+        case .accelerometer:
             break
         }
         readingSensors.append(sensor)
@@ -113,7 +130,7 @@ extension DoctorReport {
         return "the \(device) read one value, \(format(first)) \(unit.rawValue), \(throughout): it may be stuck; wave a hand over it and run again"
     }
 
-    /// The light and proximity sections of ``text``.
+    /// The light, proximity and compass sections of ``text``.
     var readingSensorLines: [String] {
         var lines: [String] = []
         for sensor in readingSensors {
@@ -127,6 +144,13 @@ extension DoctorReport {
                 lines.append(
                     "  \(sensor.readings) readings (\(unit)): first \(Self.format(first)), last \(Self.format(last)), "
                         + "minimum \(Self.format(minimum)), maximum \(Self.format(maximum)), \(light.distinct) distinct value\(light.distinct == 1 ? "" : "s")")
+            }
+            if let compass = sensor.compass, let first = compass.first, let last = compass.last,
+                let minimum = compass.minimum, let maximum = compass.maximum
+            {
+                lines.append(
+                    "  \(sensor.readings) headings (degrees): first \(Self.format(first)), last \(Self.format(last)), "
+                        + "minimum \(Self.format(minimum)), maximum \(Self.format(maximum))")
             }
             if let proximity = sensor.proximity {
                 let level = proximity.nearLevel.map { Self.format($0) } ?? "unknown"

@@ -125,7 +125,7 @@ package struct DoctorReport: Codable {
     var base: BaseSensor?
     /// `nil` without a base sensor.
     var hinge: Hinge?
-    /// The light and proximity sensors, read while the accelerometer was.
+    /// The light and proximity sensors and the compass, read while the accelerometer was.
     var readingSensors: [ReadingSensor] = []
     /// Why there is no light or proximity sensor, by kind (`light`, `proximity`).
     var missingReadingSensors: [String: String] = [:]

@@ -6,6 +6,8 @@ line on stdin and answers each with one line:
   claim | release           ClaimAccelerometer / ReleaseAccelerometer  -> "ok" or "error MESSAGE"
   claim-light | release-light   ClaimLight / ReleaseLight             -> "ok" or "error MESSAGE"
   claim-proximity | release-proximity   ClaimProximity / ReleaseProximity -> "ok" or "error MESSAGE"
+  claim-compass | release-compass   ClaimCompass / ReleaseCompass on the compass object -> "ok" or "error MESSAGE"
+  compass-get PROPERTY      Properties.Get of the compass object's PROPERTY -> "value TEXT" or "error MESSAGE"
   own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
   ping                      org.freedesktop.DBus.Peer.Ping on the facade -> "ok" or "error MESSAGE"
 End of input (or being killed) leaves the bus, which drops the client's claims.
@@ -19,6 +21,9 @@ PATH = "/net/hadess/SensorProxy"
 METHODS = {"claim": "ClaimAccelerometer", "release": "ReleaseAccelerometer",
            "claim-light": "ClaimLight", "release-light": "ReleaseLight",
            "claim-proximity": "ClaimProximity", "release-proximity": "ReleaseProximity"}
+COMPASS_PATH = "/net/hadess/SensorProxy/Compass"
+COMPASS = "net.hadess.SensorProxy.Compass"
+COMPASS_METHODS = {"claim-compass": "ClaimCompass", "release-compass": "ReleaseCompass"}
 
 
 def main():
@@ -32,6 +37,14 @@ def main():
             if words[0] in METHODS:
                 bus.call_sync(NAME, PATH, NAME, METHODS[words[0]], None, None, Gio.DBusCallFlags.NONE, 5000, None)
                 print("ok", flush=True)
+            elif words[0] in COMPASS_METHODS:
+                bus.call_sync(NAME, COMPASS_PATH, COMPASS, COMPASS_METHODS[words[0]], None, None,
+                              Gio.DBusCallFlags.NONE, 5000, None)
+                print("ok", flush=True)
+            elif words[0] == "compass-get":
+                reply = bus.call_sync(NAME, COMPASS_PATH, "org.freedesktop.DBus.Properties", "Get",
+                                      GLib.Variant("(ss)", (COMPASS, words[1])), None, Gio.DBusCallFlags.NONE, 5000, None)
+                print("value", reply.unpack()[0], flush=True)
             elif words[0] == "ping":
                 bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", None, None, Gio.DBusCallFlags.NONE, 5000, None)
                 print("ok", flush=True)

@@ -20,6 +20,8 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        HZ from a thread; "{t}" in HEX is replaced by a little-endian 64-bit nanosecond timestamp
                        that advances by 1/HZ per scan from 1 s, or with "clock": NAME (e.g. "realtime") by
                        that clock's time at the write                          -> {"ok": true}
+  {"hangup": DEVNODE}  closes the testbed's side of a PTY device node: a reader then gets end of file, as from a
+                       device whose buffer went away before udev says so          -> {"ok": true}
   {"uinput": true}     an emulated /dev/uinput that records what is asked of it -> {"ok": true}
   {"uinput-log": true} what it was asked, in order: {"ioctl": NAME, "value": N}, {"ioctl": "UI_DEV_SETUP",
                        "name": NAME}, {"event": [TYPE, CODE, VALUE]} for each input_event written -> {"log": [...]}
@@ -155,6 +157,9 @@ for line in sys.stdin:
         print(json.dumps({"ok": True}), flush=True)
     elif "describe" in command:
         testbed.add_from_string(command["describe"])
+        print(json.dumps({"ok": True}), flush=True)
+    elif "hangup" in command:
+        os.close(testbed.get_dev_fd(command["hangup"]))
         print(json.dumps({"ok": True}), flush=True)
     elif "uinput" in command:
         testbed.add_from_string("P: /devices/virtual/misc/uinput\nN: uinput\nE: SUBSYSTEM=misc\nE: DEVNAME=/dev/uinput\n")

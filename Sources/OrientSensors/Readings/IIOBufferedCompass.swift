@@ -1,0 +1,30 @@
+import Logging
+import OrientSampleSource
+
+/// A HID sensor hub's compass (hid-sensor-magn-3d), read as iio-sensor-proxy 3.x reads its `iio-buffer-compass`:
+/// channel `in_rot_from_north_magnetic_tilt_comp` through the buffer, triggered by `magn_3d-dev<N>`; the heading in
+/// degrees is (raw + offset) × scale, the scale from the channel's own `_scale` else `in_rot_scale`. Every 0.7 s it
+/// reads the last complete scan (the last heading stands between scans; nothing before the first).
+final class IIOBufferedCompass: PolledReadingDriver {
+    static let kind = SensorKind.compass
+    static let channel = "rot_from_north_magnetic_tilt_comp"
+    /// iio-sensor-proxy's interval.
+    static let readInterval = 0.7
+
+    static func match(_ device: IIODeviceFacts) -> String? {
+        if device.sensorProxyTypes.contains("iio-buffer-compass") { return "IIO_SENSOR_PROXY_TYPE iio-buffer-compass" }
+        return hasScanElement(device, channel) ? "scan element in_\(channel)" : nil
+    }
+
+    let interval = IIOBufferedCompass.readInterval
+    private let buffer: IIOBufferedChannel
+
+    init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
+        buffer = try IIOBufferedChannel(device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", logger: logger)
+    }
+
+    func read() throws(AttributeFault) -> Reading? {
+        try buffer.drain()
+        return buffer.value.map { .compass(heading: $0) }
+    }
+}

@@ -1,0 +1,42 @@
+import Logging
+import OrientSampleSource
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A HID sensor hub's ambient light sensor (hid-sensor-als), read as iio-sensor-proxy 3.x reads its
+/// `iio-buffer-als`: channel `in_intensity_both` through the buffer, triggered by `als-dev<N>`; the level is
+/// (raw + offset) × scale, the scale from `in_intensity_both_scale` else `in_intensity_scale`, in lux (HID
+/// sensors report lux, whatever IIO calls the channel). Every 0.7 s it reads the last complete scan; a hub reports
+/// on change, so between scans the last one's level stands (and is read again: the light filter needs a second
+/// reading to confirm a change). Nothing is read before the first scan.
+final class IIOBufferedLight: PolledReadingDriver {
+    static let kind = SensorKind.light
+    static let channel = "intensity_both"
+    /// iio-sensor-proxy's interval.
+    static let readInterval = 0.7
+
+    static func match(_ device: IIODeviceFacts) -> String? {
+        if device.sensorProxyTypes.contains("iio-buffer-als") { return "IIO_SENSOR_PROXY_TYPE iio-buffer-als" }
+        return hasScanElement(device, channel) ? "scan element in_\(channel)" : nil
+    }
+
+    let interval = IIOBufferedLight.readInterval
+    private let buffer: IIOBufferedChannel
+
+    init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
+        buffer = try IIOBufferedChannel(device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als", logger: logger)
+    }
+
+    func read() throws(AttributeFault) -> Reading? {
+        try buffer.drain()
+        return buffer.value.map { .light(level: $0, unit: .lux) }
+    }
+}
+
+/// Whether `device` has `channel` as a scan element (`scan_elements/in_<channel>_en`), as iio-sensor-proxy's udev
+/// rule tests it: udev lists only a device's top-level attributes.
+func hasScanElement(_ device: IIODeviceFacts, _ channel: String) -> Bool {
+    access(device.attributePath("scan_elements/in_\(channel)_en"), F_OK) == 0
+}

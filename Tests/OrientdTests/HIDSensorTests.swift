@@ -1,0 +1,426 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension LineProcess {
+    /// Whether a line printed so far, or within 0.2 s, matches (lines are read only when asked for).
+    func sees(_ matches: (String) -> Bool) -> Bool {
+        lines.contains(where: matches) || waitForLine(after: lines.count, timeout: 0.2, matches) != nil
+    }
+
+    func sees(_ line: String) -> Bool { sees { $0 == line } }
+}
+
+/// HID sensor hub devices in umockdev's text form, each with its trigger (`als-dev1`, `magn_3d-dev2`); the device
+/// node is a PTY the test writes scans into, as the kernel's buffer would deliver them.
+struct HIDSensor {
+    var number: Int
+    let name: String
+    let channel: String
+    /// Attributes besides the channel's scan element (`in_intensity_scale=0.1`).
+    var attributes: [String]
+    /// IIO_SENSOR_PROXY_TYPE, as iio-sensor-proxy's udev rule sets it; nil for an untagged device.
+    var tag: String?
+    var type = "le:s32/32>>0"
+
+    static let light = HIDSensor(
+        number: 1, name: "als", channel: "intensity_both",
+        attributes: ["in_intensity_both_raw=0", "in_intensity_scale=0.1", "in_intensity_offset=0", "in_intensity_sampling_frequency=0"],
+        tag: "iio-buffer-als")
+    static let compass = HIDSensor(
+        number: 2, name: "magn_3d", channel: "rot_from_north_magnetic_tilt_comp",
+        attributes: ["in_rot_from_north_magnetic_tilt_comp_raw=0", "in_rot_scale=0.1"], tag: "iio-buffer-compass")
+
+    var id: String { "iio:device\(number)" }
+    var node: String { "/dev/\(id)" }
+    var sysfsPath: String { "/sys/devices/platform/HID-SENSOR-\(number)/\(id)" }
+
+    var text: String {
+        var lines = ["P: \(sysfsPath.dropFirst(4))", "N: \(id)", "E: SUBSYSTEM=iio", "E: DEVNAME=\(node)"]
+        if let tag { lines.append("E: IIO_SENSOR_PROXY_TYPE=\(tag)") }
+        lines += ["A: name=\(name)"] + attributes.map { "A: \($0)" }
+        lines += [
+            "A: buffer/enable=0", "A: buffer/length=0", "A: trigger/current_trigger=",
+            "A: scan_elements/in_\(channel)_en=0", "A: scan_elements/in_\(channel)_index=0",
+            "A: scan_elements/in_\(channel)_type=\(type)",
+        ]
+        return lines.map { $0.hasPrefix("A: ") ? $0 + "\\n" : $0 }.joined(separator: "\n") + "\n"
+    }
+
+    var trigger: String { "P: /devices/trigger\(number)\nE: SUBSYSTEM=iio\nA: name=\(name)-dev\(number)\\n\n" }
+
+    /// One scan: the channel's raw value as a little-endian 32-bit word, in hex.
+    static func scan(_ raw: Int32) -> String {
+        withUnsafeBytes(of: raw.littleEndian) { $0.map { String(format: "%02x", $0) }.joined() }
+    }
+
+    /// Adds the trigger (unless told not to), then the device, in the order the kernel's HID drivers register them:
+    /// iio-sensor-proxy looks for the trigger when the device appears.
+    func add(to testbed: UmockdevTestbed, withTrigger: Bool = true) throws {
+        if withTrigger { try testbed.describe(trigger) }
+        try testbed.describe(text)
+    }
+
+    /// The same sensor plugged back: as a new device, as the kernel numbers it (umockdev cannot reuse a removed
+    /// device's node).
+    var replugged: HIDSensor {
+        var again = self
+        again.number += 10
+        return again
+    }
+
+    /// Writes a scan of `raw` every 0.25 s until `done` holds (10 s at most).
+    @discardableResult
+    func feed(_ testbed: UmockdevTestbed, _ raw: Int32, until done: () -> Bool) -> Bool {
+        waitFor(timeout: 10, interval: 0.25) {
+            try? testbed.stream(node, scanHex: Self.scan(raw), count: 1, rate: 10)
+            return done()
+        }
+    }
+
+    func attribute(_ testbed: UmockdevTestbed, _ name: String) -> String? {
+        (try? String(contentsOfFile: testbed.root + sysfsPath + "/" + name, encoding: .utf8))?
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\n\0 "))
+    }
+}
+
+/// The buffered HID light sensor and compass on the facade: emulated HID sensor hub devices (umockdev) beside an
+/// emulated accelerometer, on a private bus, read by a GIO client, `gdbus monitor` and monitor-sensor, and the
+/// same cases against iio-sensor-proxy's own daemon.
+@Suite(
+    "Buffered HID light sensor and compass on a private bus", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct HIDSensorTests {
+    typealias Setup = LightSensorTests.Setup
+
+    static func compass(_ setup: Setup) -> String? {
+        setup.bus.property("CompassHeading", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass")
+    }
+
+    static func hasCompass(_ setup: Setup) -> String? {
+        setup.bus.property("HasCompass", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass")
+    }
+
+    /// Every signal sent from the compass object, one line each.
+    static func compassSignals(_ setup: Setup) throws -> LineProcess {
+        let monitor = try LineProcess(
+            "/usr/bin/stdbuf",
+            ["-oL", "/usr/bin/gdbus", "monitor", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy/Compass"],
+            environment: setup.bus.environment)
+        guard monitor.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
+        return monitor
+    }
+
+    @Test("Light: opened as iio-sensor-proxy opens it, read through the buffer, changes announced, closed on release with the level kept")
+    func lightClaimChangeRelease() throws {
+        let setup = try Setup(light: false)
+        let light = HIDSensor.light
+        try light.add(to: setup.testbed)
+        try setup.startOrientd()
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 0", "0 before the first claim")
+        #expect(setup.lightThreads() == 0)
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(light.feed(setup.testbed, 500) { setup.level() == "d 50" }, "500 raw at scale 0.1\n\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("light sensor als (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-buffer-als; read every 0.7 s"))
+        #expect(light.attribute(setup.testbed, "buffer/enable") == "1")
+        #expect(light.attribute(setup.testbed, "buffer/length") == "128")
+        #expect(light.attribute(setup.testbed, "scan_elements/in_intensity_both_en") == "1")
+        #expect(light.attribute(setup.testbed, "trigger/current_trigger") == "als-dev1")
+        #expect(light.attribute(setup.testbed, "in_intensity_sampling_frequency").flatMap(Double.init) == 10, "raised from 0 to 10")
+
+        let start = setup.drain(signals)
+        #expect(light.feed(setup.testbed, 1250) { setup.level() == "d 125" }, "\(setup.daemon.log)")
+        let changed = signals.waitForLine(after: start) { $0.contains("'LightLevel': <125.0>") }
+        #expect(changed?.contains("'LightLevelUnit': <'lux'>") == true, "\(signals.lines)")
+
+        #expect(client.ask("release-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.lightThreads() == 0 })
+        #expect(waitFor { light.attribute(setup.testbed, "buffer/enable") == "0" }, "the buffer is disabled on close")
+        try setup.testbed.stream(light.node, scanHex: HIDSensor.scan(40), count: 1, rate: 10)
+        usleep(800_000)
+        #expect(setup.level() == "d 125", "the last reading is kept after release")
+    }
+
+    @Test("Light: claims per client; the last claimant leaving the bus closes it")
+    func lightClaimantLeaves() throws {
+        let setup = try Setup(light: false)
+        let light = HIDSensor.light
+        try light.add(to: setup.testbed)
+        try setup.startOrientd()
+        let first = try setup.client()
+        let second = try setup.client()
+        #expect(first.ask("claim-light") == "ok")
+        #expect(second.ask("claim-light") == "ok")
+        #expect(light.feed(setup.testbed, 500) { setup.level() == "d 50" }, "\(setup.daemon.log)")
+        first.kill()
+        #expect(light.feed(setup.testbed, 300) { setup.level() == "d 30" }, "still read for the second client")
+        second.kill()
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 30")
+    }
+
+    @Test("Light: unplugged, HasAmbientLight false and the level kept; plugged back, it appears and reads again (monitor-sensor)")
+    func lightUnplugReplug() throws {
+        let setup = try Setup(light: false)
+        let light = HIDSensor.light
+        try light.add(to: setup.testbed)
+        try setup.startOrientd()
+        let monitor = try setup.monitorSensor()
+        #expect(light.feed(setup.testbed, 500) { monitor.sees("    Light changed: 50.000000 (lux)") }, "\(monitor.lines)\n\(setup.daemon.log)")
+        var start = monitor.lines.count
+        try setup.testbed.remove(light.sysfsPath)
+        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        #expect(setup.level() == "d 50")
+        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
+        start = monitor.lines.count
+        try light.replugged.add(to: setup.testbed)
+        #expect(monitor.waitForLine(after: start) { $0 == "+++ Light sensor appeared" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        #expect(light.replugged.feed(setup.testbed, 150) { monitor.sees("    Light changed: 15.000000 (lux)") }, "\(monitor.lines)\n\(setup.daemon.log)")
+    }
+
+    @Test("Light: a claim made before the sensor exists takes effect when it appears; an untagged device is found by its scan element")
+    func lightClaimBeforeSensorUntagged() throws {
+        let setup = try Setup(light: false)
+        try setup.startOrientd()
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
+        var light = HIDSensor.light
+        light.tag = nil
+        try light.add(to: setup.testbed)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
+        #expect(light.feed(setup.testbed, 500) { setup.level() == "d 50" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("found by scan element in_intensity_both"), "\(setup.daemon.log)")
+    }
+
+    @Test("Compass: HasCompass, 0 before a claim; a claim reads the heading with PropertiesChanged on its own path; release keeps it")
+    func compassClaimChangeRelease() throws {
+        let setup = try Setup(light: false)
+        let compass = HIDSensor.compass
+        try compass.add(to: setup.testbed)
+        try setup.startOrientd()
+        #expect(waitFor { Self.hasCompass(setup) == "b true" }, "\(setup.daemon.log)")
+        #expect(Self.compass(setup) == "d 0")
+        let signals = try Self.compassSignals(setup)
+        let client = try setup.client()
+        #expect(client.ask("claim-compass") == "ok")
+        #expect(compass.feed(setup.testbed, 1800) { Self.compass(setup) == "d 180" }, "1800 raw at scale 0.1\n\(setup.daemon.log)")
+        #expect(compass.attribute(setup.testbed, "trigger/current_trigger") == "magn_3d-dev2")
+        #expect(compass.feed(setup.testbed, 905) { Self.compass(setup) == "d 90.5" }, "\(setup.daemon.log)")
+        let changed = signals.waitForLine { $0.contains("'CompassHeading': <90.5>") }
+        #expect(changed?.contains("/net/hadess/SensorProxy/Compass: org.freedesktop.DBus.Properties.PropertiesChanged ('net.hadess.SensorProxy.Compass'") == true, "\(signals.lines)")
+        #expect(client.ask("release-compass") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("closed the compass: no D-Bus claims") }, "\(setup.daemon.log)")
+        try setup.testbed.stream(compass.node, scanHex: HIDSensor.scan(100), count: 1, rate: 10)
+        usleep(800_000)
+        #expect(Self.compass(setup) == "d 90.5", "the last heading is kept")
+        #expect(client.ask("release-compass") == "ok", "releasing with no claim succeeds")
+    }
+
+    @Test("Compass: a claimant leaving closes it; unplugged, HasCompass false; a claim made before it appears takes effect")
+    func compassLeaveUnplugClaimBefore() throws {
+        let setup = try Setup(light: false)
+        let compass = HIDSensor.compass
+        try setup.startOrientd()
+        #expect(Self.hasCompass(setup) == "b false")
+        let client = try setup.client()
+        #expect(client.ask("claim-compass") == "ok", "claiming an absent compass succeeds")
+        #expect(waitFor { setup.daemon.log.contains("no compass found; waiting for one") }, "\(setup.daemon.log)")
+        try compass.add(to: setup.testbed)
+        #expect(waitFor { Self.hasCompass(setup) == "b true" })
+        #expect(compass.feed(setup.testbed, 2700) { Self.compass(setup) == "d 270" }, "\(setup.daemon.log)")
+        try setup.testbed.remove(compass.sysfsPath)
+        #expect(waitFor { Self.hasCompass(setup) == "b false" }, "\(setup.daemon.log)")
+        #expect(Self.compass(setup) == "d 270")
+        try compass.replugged.add(to: setup.testbed)
+        #expect(waitFor { Self.hasCompass(setup) == "b true" })
+        #expect(compass.replugged.feed(setup.testbed, 100) { Self.compass(setup) == "d 10" }, "read again for the same claim\n\(setup.daemon.log)")
+        client.kill()
+        #expect(waitFor { setup.daemon.log.contains("closed the compass: no D-Bus claims") }, "\(setup.daemon.log)")
+    }
+
+    @Test("Bad input: garbage in the scan element type and a trigger that is missing are logged naming the file; the accelerometer is still served")
+    func badTypeAndMissingTrigger() throws {
+        let setup = try Setup(light: false)
+        var light = HIDSensor.light
+        light.type = "le:banana"
+        try light.add(to: setup.testbed)
+        try HIDSensor.compass.add(to: setup.testbed, withTrigger: false)
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(client.ask("claim-compass") == "ok")
+        let typeFile = "\(light.sysfsPath)/scan_elements/in_intensity_both_type reads \"le:banana\", not a scan element type"
+        #expect(waitFor { setup.daemon.log.contains(typeFile) }, "\(setup.daemon.log)")
+        let triggerFile = "\(HIDSensor.compass.sysfsPath)/trigger/current_trigger cannot be set: no IIO trigger named magn_3d-dev2"
+        #expect(waitFor { setup.daemon.log.contains(triggerFile) }, "\(setup.daemon.log)")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+    }
+
+    @Test("Bad input: a scale of 0 counts as 1, said naming the file; a buffer that goes away mid-read is logged naming the node, once, and the accelerometer still served")
+    func scaleOfZeroAndVanishing() throws {
+        let setup = try Setup(light: false)
+        var light = HIDSensor.light
+        light.attributes = ["in_intensity_both_raw=0", "in_intensity_scale=0"]
+        try light.add(to: setup.testbed)
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(light.feed(setup.testbed, 42) { setup.level() == "d 42" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("\(light.sysfsPath)/in_intensity_scale reads 0; using 1, as iio-sensor-proxy does"), "\(setup.daemon.log)")
+        // The node ends under the reader (libiio reports EIO) before udev says the device is gone.
+        try setup.testbed.hangUp(light.node)
+        let problem = "light sensor iio:device1: /dev/iio:device1: read failed: Input/output error"
+        #expect(waitFor { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 42", "the last level is kept")
+        #expect(setup.daemon.log.components(separatedBy: problem).count == 2, "said once, not at every read:\n\(setup.daemon.log)")
+        try setup.testbed.remove(light.sysfsPath)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b false" })
+        #expect(waitFor { setup.daemon.log.contains("light sensor lost: iio:device1 was removed") }, "\(setup.daemon.log)")
+    }
+
+    // MARK: Side by side with iio-sensor-proxy
+
+    /// What monitor-sensor prints of the light sensor, and what a GIO client reads of the compass, while each is fed
+    /// the same raw values, unplugged and plugged back.
+    private func observe(_ setup: Setup) throws -> (light: [String], compass: [String]) {
+        let (light, compass) = (HIDSensor.light, HIDSensor.compass)
+        let monitor = try setup.monitorSensor()
+        let client = try setup.client()
+        var compassSeen: [String] = []
+        func heading() -> String { client.ask("compass-get CompassHeading") ?? "none" }
+        compassSeen.append(heading())
+        #expect(client.ask("claim-compass") == "ok")
+        for (rawLight, rawHeading) in [(Int32(500), Int32(1800)), (1250, 905), (50, 3599)] {
+            light.feed(setup.testbed, rawLight) { monitor.sees { Self.agree($0, "    Light changed: \(Double(rawLight) / 10) (lux)") } }
+            compass.feed(setup.testbed, rawHeading) { Self.agree(heading(), "value \(Double(rawHeading) / 10)") }
+            compassSeen.append(heading())
+        }
+        var start = monitor.lines.count
+        try setup.testbed.remove(light.sysfsPath)
+        _ = monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" }
+        start = monitor.lines.count
+        try light.replugged.add(to: setup.testbed)
+        _ = monitor.waitForLine(after: start) { $0 == "+++ Light sensor appeared" }
+        light.replugged.feed(setup.testbed, 70) { monitor.sees { Self.agree($0, "    Light changed: 7.0 (lux)") } }
+        // Last: iio-sensor-proxy 3.0 leaves the bus when its compass goes.
+        try setup.testbed.remove(compass.sysfsPath)
+        _ = waitFor { client.ask("compass-get HasCompass") != "value True" }
+        compassSeen += [client.ask("compass-get HasCompass") ?? "none", heading()]
+        return (monitor.lines.filter { $0.contains("ight") }, compassSeen)
+    }
+
+    /// Whether two lines agree word by word, numbers within a millionth: iio-sensor-proxy reads a buffered
+    /// channel's scale as a 32-bit float (50.000001 where orientd reads 50).
+    static func agree(_ a: String, _ b: String) -> Bool {
+        let (left, right) = (a.split(separator: " "), b.split(separator: " "))
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { x, y in
+            guard let u = Double(x), let v = Double(y) else { return x == y }
+            return abs(u - v) <= 1e-6 * max(1, abs(u), abs(v))
+        }
+    }
+
+    static func agree(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { agree($0, $1) }
+    }
+
+    @Test(
+        "monitor-sensor (light) and a GIO client (compass) see the same for orientd as for iio-sensor-proxy on the same emulated HID sensors",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: LightSensorTests.sensorProxyDaemon), "needs iio-sensor-proxy's daemon"))
+    func sameAsSensorProxy() throws {
+        func setUp() throws -> Setup {
+            let setup = try Setup(light: false)
+            try HIDSensor.light.add(to: setup.testbed)
+            try HIDSensor.compass.add(to: setup.testbed)
+            return setup
+        }
+        let ours = try setUp()
+        try ours.startOrientd()
+        let orientd = try observe(ours)
+        let theirs = try setUp()
+        try theirs.startSensorProxy()
+        let sensorProxy = try observe(theirs)
+        let light = [
+            "=== Has ambient light sensor (value: 0.000000, unit: lux)", "    Light changed: 50.000000 (lux)",
+            "    Light changed: 125.000000 (lux)", "    Light changed: 5.000000 (lux)", "--- Light sensor disappeared",
+            "+++ Light sensor appeared", "    Light changed: 7.000000 (lux)",
+        ]
+        #expect(orientd.light == light, "\(ours.daemon.log)")
+        #expect(Self.agree(orientd.compass, ["value 0.0", "value 180.0", "value 90.5", "value 359.9", "value False", "value 359.9"]), "\(orientd.compass)")
+        // Up to the sensor plugged back, the same. Then iio-sensor-proxy 3.0 announces the level it had again and goes
+        // on reading the first device's node (its debug log: "No new data available on 'iio:device1'"), so it never
+        // reads the new device; orientd reads it.
+        let replugged = light.firstIndex(of: "+++ Light sensor appeared")! + 1
+        #expect(Self.agree(Array(orientd.light.prefix(replugged)), Array(sensorProxy.light.prefix(replugged))), "orientd \(orientd.light)\niio-sensor-proxy \(sensorProxy.light)")
+        #expect(Self.agree(Array(sensorProxy.light.dropFirst(replugged)), ["    Light changed: 5.000000 (lux)"]), "\(sensorProxy.light)")
+        #expect(Self.agree(orientd.compass, sensorProxy.compass), "orientd \(orientd.compass)\niio-sensor-proxy \(sensorProxy.compass)")
+    }
+}
+
+/// The HID light sensor read by the daemon as the installed unit runs it: user `orientd`, with the device node's
+/// group and mode and the capture files' grants that the shipped udev rule gives. Needs root to switch users.
+@Suite(
+    "A HID light sensor as the service user", .serialized,
+    .enabled(if: ServiceUser.isAvailable, Comment(rawValue: ServiceUser.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct HIDSensorServiceUserTests {
+    private static func shell(_ command: String) throws {
+        let result = try OrientdProcess.run(["-c", command], executable: "/bin/sh")
+        guard result.status == 0 else { throw HarnessError("\(command): \(result.stderr)") }
+    }
+
+    @Test("With the udev rule's grants, user orientd opens the light sensor's buffer and reads it")
+    func lightAsServiceUser() throws {
+        let folder = try DaemonHarness.makeFolder()
+        chmod(folder, 0o777)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bus = try PrivateBus(folder: folder)
+        let testbed = try UmockdevTestbed()
+        _ = try testbed.addDevice("iio:device0", attributes: LiveSensorTests.portraitAttributes)
+        let light = HIDSensor.light
+        try light.add(to: testbed)
+        // As ServiceUserTests does for an accelerometer: /sys readable by all, umockdev's sockets reachable, then
+        // the rule's node group and mode and its RUN command on the emulated device.
+        try Self.shell(
+            "chmod -R a+rX '\(testbed.root)' && chmod 1777 '\(testbed.root)' && find '\(testbed.root)' -type s -exec chmod a+rw {} +")
+        let lines = try String(contentsOfFile: ServiceUserTests.systemdFolder + "/80-orientd.rules", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.contains("TEST==\"scan_elements/in_intensity_both_en\", GOTO=\"orientd_sensor\""))
+        let node = testbed.root + light.node
+        try Self.shell("chgrp -L orientd '\(node)' && chmod 0660 \"$(readlink -f '\(node)')\"")
+        let runLine = try #require(lines.first { $0.hasPrefix("RUN+=\"") })
+        try Self.shell(
+            String(runLine.dropFirst("RUN+=\"".count).dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                .replacingOccurrences(of: "$$", with: "$").replacingOccurrences(of: "/sys$devpath", with: testbed.root + light.sysfsPath))
+
+        let daemon = try DaemonHarness(
+            ["--dbus", "--rate", "50"], folder: folder, wrapper: ServiceUserTests.asServiceUser,
+            environment: testbed.environment.merging(bus.environment) { $1 })
+        try daemon.waitUntilListening()
+        #expect(waitFor { bus.property("HasAmbientLight") == "b true" }, "\(daemon.log)")
+        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+        #expect(client.waitForLine { $0.hasPrefix("ready") } != nil)
+        #expect(client.ask("claim-light") == "ok")
+        #expect(light.feed(testbed, 500) { bus.property("LightLevel") == "d 50" }, "\(daemon.log)")
+        #expect(light.attribute(testbed, "buffer/enable") == "1")
+        client.kill()
+    }
+}
