@@ -5,8 +5,8 @@ import Synchronization
 
 /// A polled sysfs sensor of one kind, read by one of its drivers (``IIOPolledLight`` or ``HwmonLight``,
 /// ``IIOPolledProximity``): found through udev, read on a thread of its own between `start` and the handle's `stop`,
-/// and followed through hot-plug meanwhile. No thread
-/// exists while it is closed, and with no sensor present its thread waits on udev without waking.
+/// and followed through hot-plug meanwhile. No thread exists while it is closed, and with no sensor present its
+/// thread waits on udev without waking.
 public struct PolledReadingSource: ReadingSource {
     private let drivers: PolledReadingDrivers
     private let logger: Logger
