@@ -1,5 +1,5 @@
+import Foundation
 import OrientCore
-import RealModule
 import Testing
 
 /// The tilt as iio-sensor-proxy defines it (its `tilt_calc`): the angle of z above the x-y plane, in whole degrees
@@ -12,7 +12,7 @@ struct AccelerometerTiltTests {
     /// A reading of 1 g leaning `degrees` out of the x-y plane towards +z (the screen's top edge up: y = -g at 0°).
     static func reading(degrees: Double) -> Vector3 {
         let radians = degrees * .pi / 180
-        return Vector3(0, -g * Double.cos(radians), g * Double.sin(radians))
+        return Vector3(0, -g * cos(radians), g * sin(radians))
     }
 
     @Test("Each band and its edges, on both sides of the plane", arguments: [
