@@ -29,6 +29,8 @@ static const sd_bus_vtable sensor_proxy_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("HasAccelerometer", "b", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("AccelerometerOrientation", "s", forward_property, 0, CHANGING),
+    // Newer iio-sensor-proxy versions (3.x after Debian's 3.0).
+    SD_BUS_PROPERTY("AccelerometerTilt", "s", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("HasAmbientLight", "b", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("LightLevelUnit", "s", forward_property, 0, CHANGING),
     SD_BUS_PROPERTY("LightLevel", "d", forward_property, 0, CHANGING),

@@ -133,6 +133,7 @@ final class SensorProxyConnection {
         switch name {
         case "HasAccelerometer": return append(reply, published.hasAccelerometer)
         case "AccelerometerOrientation": return append(reply, published.accelerometerOrientation)
+        case "AccelerometerTilt": return append(reply, published.accelerometerTilt)
         case "HasAmbientLight": return append(reply, published.hasAmbientLight)
         case "LightLevelUnit": return append(reply, published.lightLevelUnit.rawValue)
         case "LightLevel": return append(reply, published.lightLevel)

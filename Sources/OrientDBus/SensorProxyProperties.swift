@@ -9,12 +9,16 @@ import OrientSampleSource
 /// value, since a screen lying flat has no up; `undefined` is reported before the first upright orientation
 /// and while no sensor can be read.
 ///
+/// `AccelerometerTilt` is the display's tilt as iio-sensor-proxy computes it (``AccelerometerTilt``): `undefined`
+/// before the first reading and while no sensor can be read, and the last one after a release, as the orientation.
+///
 /// The light level, the proximity and the compass heading are 0 and false until the first reading and keep the last
 /// one when nobody claims the sensor any more, or it is unplugged, as in iio-sensor-proxy. The compass's two
 /// properties belong to its own object (`/net/hadess/SensorProxy/Compass`), and are announced there.
 public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var hasAccelerometer = false
     public private(set) var accelerometerOrientation = "undefined"
+    public private(set) var accelerometerTilt = AccelerometerTilt.undefined.rawValue
     public private(set) var hasAmbientLight = false
     public private(set) var lightLevel = 0.0
     public private(set) var lightLevelUnit = LightUnit.lux
@@ -25,6 +29,7 @@ public struct SensorProxyProperties: Sendable, Equatable {
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
+    private var lastTilt = AccelerometerTilt.undefined
     /// What the daemon's device orientations are named by, to turn them back into the panel's poses.
     private var natural = NaturalOrientation.portrait
 
@@ -41,7 +46,10 @@ public struct SensorProxyProperties: Sendable, Equatable {
         switch kind {
         case .accelerometer:
             sensorPresent = present
-            if !present { lastUpright = nil }
+            if !present {
+                lastUpright = nil
+                lastTilt = .undefined
+            }
             refresh()
         case .light:
             hasAmbientLight = present
@@ -65,11 +73,18 @@ public struct SensorProxyProperties: Sendable, Equatable {
         }
     }
 
+    /// The display's new tilt.
+    public mutating func update(tilt: AccelerometerTilt) {
+        lastTilt = tilt
+        refresh()
+    }
+
     /// The daemon's device orientation and whether the sensor feeds it now.
     public mutating func update(device: DeviceOrientation, readable: Bool) {
         if !readable {
             // A sensor that comes back starts from `undefined`, as iio-sensor-proxy's does.
             lastUpright = nil
+            lastTilt = .undefined
         } else if device.isUpright {
             lastUpright = device
         }
@@ -83,6 +98,7 @@ public struct SensorProxyProperties: Sendable, Equatable {
         var names: [String] = []
         if hasAccelerometer != earlier.hasAccelerometer { names.append("HasAccelerometer") }
         if accelerometerOrientation != earlier.accelerometerOrientation { names.append("AccelerometerOrientation") }
+        if accelerometerTilt != earlier.accelerometerTilt { names.append("AccelerometerTilt") }
         if hasAmbientLight != earlier.hasAmbientLight { names.append("HasAmbientLight") }
         // iio-sensor-proxy announces the unit with every level.
         if lightLevel != earlier.lightLevel || lightLevelUnit != earlier.lightLevelUnit {
@@ -111,5 +127,6 @@ public struct SensorProxyProperties: Sendable, Equatable {
         hasAccelerometer = sensorPresent
         let readable = sensorPresent && sensorReadable
         accelerometerOrientation = readable ? lastUpright.flatMap { Self.name(of: $0, on: natural) } ?? "undefined" : "undefined"
+        accelerometerTilt = readable ? lastTilt.rawValue : AccelerometerTilt.undefined.rawValue
     }
 }

@@ -69,7 +69,17 @@ public final class SensorProxyService: Service, ConfiguredPart {
         if changed { wakeup.signal() }
     }
 
-    /// A one-value sensor's event (light, proximity, compass): a reading updates its properties. Its presence comes
+    /// The display's tilt changed (``AccelerometerTilt``).
+    public func update(tilt: AccelerometerTilt) {
+        let changed = shared.withLock { shared in
+            let before = shared.properties
+            shared.properties.update(tilt: tilt)
+            return shared.properties != before
+        }
+        if changed { wakeup.signal() }
+    }
+
+        /// A one-value sensor's event (light, proximity, compass): a reading updates its properties. Its presence comes
     /// from udev, but an opened sensor is evidently present: said here too, so that a sensor plugged in while
     /// claimed appears before its first reading, whichever thread sees udev's event first.
     public func update(_ event: ReadingEvent) {

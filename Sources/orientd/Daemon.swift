@@ -72,7 +72,7 @@ enum Daemon {
         }
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, logger: logger,
-            becameFresh: { startupPages.release("the sensor is read") }
+            becameFresh: { startupPages.release("the sensor is read") }, tiltChanged: { facade?.update(tilt: $0) }
         ) { state in
             // The publisher's sinks besides the socket: the D-Bus facade and the tablet-mode switch, each optional.
             facade?.update(state)
@@ -132,18 +132,18 @@ enum Daemon {
         return presence
     }
 
-    /// The publisher, on the loop it lives on, telling `demand` what its clients want and `systemStateChanged`
-    /// each new system state. Its settings come from its part, at start.
+    /// The publisher, on the loop it lives on, telling `demand` what its clients want, `systemStateChanged`
+    /// each new system state and `tiltChanged` each new tilt. Its settings come from its part, at start.
     private static func makePublisher(
         on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, logger: Logger,
-        becameFresh: @escaping @Sendable () -> Void,
+        becameFresh: @escaping @Sendable () -> Void, tiltChanged: @escaping @Sendable (AccelerometerTilt) -> Void,
         systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
                 clock: EventLoopClock(loop), subscribersChanged: { demand.setSubscribers($0) },
                 freshStateWanted: { demand.setFreshStateWanted($0) }, systemStateChanged: systemStateChanged,
-                becameFresh: becameFresh)
+                becameFresh: becameFresh, tiltChanged: tiltChanged)
             return NIOLoopBound(
                 Publisher(settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string, dependencies: dependencies),
                 eventLoop: loop)

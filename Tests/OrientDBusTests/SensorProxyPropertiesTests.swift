@@ -144,6 +144,30 @@ struct SensorProxyProximityPropertiesTests {
         #expect(!properties.hasProximity && properties.proximityNear)
         #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
     }
+
+    @Test("AccelerometerTilt: undefined until a tilt while readable, announced on change, kept after a release, undefined when lost or unplugged")
+    func tilt() {
+        var properties = SensorProxyProperties()
+        properties.setPresent(true)
+        #expect(properties.accelerometerTilt == "undefined")
+        properties.update(device: .portrait, readable: true)
+        let before = properties
+        properties.update(tilt: .tiltedUp)
+        #expect(properties.accelerometerTilt == "tilted-up")
+        #expect(properties.changedNames(since: before) == ["AccelerometerTilt"])
+        // A release keeps the state readable (the sensor is only closed): the value stays.
+        properties.update(device: .portrait, readable: true)
+        #expect(properties.accelerometerTilt == "tilted-up")
+        properties.update(device: .unknown, readable: false)
+        #expect(properties.accelerometerTilt == "undefined")
+        properties.update(device: .unknown, readable: true)
+        #expect(properties.accelerometerTilt == "undefined", "a sensor that comes back starts from undefined")
+        properties.update(tilt: .faceDown)
+        properties.setPresent(false)
+        #expect(properties.accelerometerTilt == "undefined")
+        properties.setPresent(true)
+        #expect(properties.accelerometerTilt == "undefined")
+    }
 }
 
 @Suite("net.hadess.SensorProxy compass properties")

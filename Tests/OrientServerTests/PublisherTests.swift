@@ -183,4 +183,27 @@ struct PublisherTests {
         p.reconfigure(.init(configuredMask: .landscape, preferred: .landscapeLeft))
         #expect(p.systemState.interface == .landscapeLeft, "not the fallback order's landscape-right")
     }
+
+    @Test("A tilt goes to the tilt's followers only: subscribers are sent nothing for it; losing the sensor makes it undefined")
+    func tiltNotOnTheSocket() {
+        var tilts: [AccelerometerTilt] = []
+        var states = 0
+        let p = Publisher(
+            settings: .init(), persistent: PersistentState(), version: "test",
+            dependencies: .init(clock: ManualClock(), systemStateChanged: { _ in states += 1 }, tiltChanged: { tilts.append($0) }))
+        let sink = RecordingSink()
+        _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.deviceChanged(.portrait, time: 1)
+        let (lines, statesBefore) = (sink.lines.count, states)
+        p.tiltChanged(.tiltedUp)
+        p.tiltChanged(.tiltedUp)
+        p.tiltChanged(.faceDown)
+        #expect(tilts == [.tiltedUp, .faceDown], "each change once")
+        #expect(sink.lines.count == lines, "no event for a subscriber: \(sink.lines)")
+        #expect(states == statesBefore, "the system state's followers are not woken either")
+        p.sensorLost(.unavailable)
+        #expect(tilts.last == .undefined)
+    }
 }
+

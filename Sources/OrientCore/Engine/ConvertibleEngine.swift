@@ -9,7 +9,10 @@ public struct ConvertibleEngine: Sendable {
         public var orientation: OrientationEngine.Change?
         /// The posture, tablet mode or hinge angle change, when one moved.
         public var posture: PostureEngine.Change?
+        /// The new tilt, when it changed (not counted by ``isEmpty``: it only feeds iio-sensor-proxy's property).
+        public var tilt: AccelerometerTilt?
 
+        /// Whether neither the orientation nor the posture changed.
         public var isEmpty: Bool { orientation == nil && (posture?.isEmpty ?? true) }
     }
 
@@ -17,6 +20,8 @@ public struct ConvertibleEngine: Sendable {
     /// `nil` when the device has no base sensor.
     public private(set) var posture: PostureEngine?
     public let rotateIn: RotateIn
+    /// The display's tilt at the last sample, as iio-sensor-proxy computes it; `undefined` before the first.
+    public private(set) var tilt = AccelerometerTilt.undefined
 
     /// - Parameter rotateIn: defaults to `tablet-mode` when there is a posture engine, `always` otherwise.
     public init(orientation: OrientationEngine, posture: PostureEngine?, rotateIn: RotateIn? = nil) {
@@ -31,6 +36,7 @@ public struct ConvertibleEngine: Sendable {
         let display = orientation.mountMatrix.apply(sample.acceleration)
         update.orientation = try orientation.feedDeviceFrame(
             AccelSample(time: sample.time, acceleration: display))
+        updateTilt(sample.acceleration, display: display, &update)
         guard var engine = posture, let base = sample.base else { return update }
         // A base reading the posture side refuses must not lose the display's change just committed.
         guard let change = try? engine.feed(time: sample.time, display: display, base: base) else { return update }
@@ -42,6 +48,16 @@ public struct ConvertibleEngine: Sendable {
             update.orientation = held
         }
         return update
+    }
+
+    /// iio-sensor-proxy applies the mount matrix as given, so the tilt does too: where orientd repairs a mirrored one,
+    /// its z would otherwise come out reversed from iio-sensor-proxy's.
+    private mutating func updateTilt(_ reading: Vector3, display: Vector3, _ update: inout Update) {
+        let given = orientation.repair.original
+        let now = AccelerometerTilt(given == orientation.mountMatrix ? display : given.apply(reading))
+        guard now != tilt else { return }
+        tilt = now
+        update.tilt = now
     }
 
     /// The base sensor went away (or its readings stopped): posture unknown, and the display alone turns the

@@ -71,8 +71,7 @@ final class LiveCapture {
         let udev: UdevSession
         let monitor: Int32
         do {
-            udev = try UdevSession()
-            monitor = try udev.monitorDescriptor()
+            (udev, monitor) = try UdevSession.watching()
         } catch {
             deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
             return

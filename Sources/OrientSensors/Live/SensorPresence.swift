@@ -6,7 +6,7 @@ extension IIOSampleSource {
     public func presence() -> AsyncStream<Bool> {
         let configured = configuration.device
         let logger = self.logger
-        return UdevSession.changes(of: "iio", thread: "orientd-udev") { error in
+        return UdevSession.changes(of: ["iio"], thread: "orientd-udev") { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
         } observe: { session, events in

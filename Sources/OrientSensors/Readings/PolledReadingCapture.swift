@@ -6,11 +6,11 @@ import Glibc
 import OrientPosix
 #endif
 
-/// The read loop of ``PolledReadingSource``, confined to its thread: opens the first matching device, reads it
-/// every `interval`, and follows udev's add and remove events. It waits in one `poll` on the udev monitor and the
+/// The read loop of ``PolledReadingSource``, confined to its thread: opens the first device one of its drivers
+/// offers, reads it every `interval`, and follows udev's add and remove events in the drivers' subsystems. It waits in one `poll` on the udev monitor and the
 /// stop pipe, with a timeout only while a sensor is open.
 final class PolledReadingCapture {
-    private let driver: any PolledReadingDriver.Type
+    private let drivers: PolledReadingDrivers
     private let deliver: @Sendable (ReadingEvent) -> NextRead
     private let stop: StopFlag
     private let wakeup: WakeupPipe
@@ -24,24 +24,23 @@ final class PolledReadingCapture {
     private var lastNoSensor: String?
 
     init(
-        driver: any PolledReadingDriver.Type, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
+        drivers: PolledReadingDrivers, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
         wakeup: WakeupPipe, logger: Logger
     ) {
-        self.driver = driver
+        self.drivers = drivers
         self.deliver = deliver
         self.stop = stop
         self.wakeup = wakeup
         self.logger = logger
     }
 
-    private var name: String { driver.kind.displayName }
+    private var name: String { drivers.kind.displayName }
 
     func run() {
         let udev: UdevSession
         let monitor: Int32
         do {
-            udev = try UdevSession()
-            monitor = try udev.monitorDescriptor()
+            (udev, monitor) = try UdevSession.watching(drivers.subsystems)
         } catch {
             _ = deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
             return
@@ -69,11 +68,11 @@ final class PolledReadingCapture {
     }
 
     private func open(_ udev: UdevSession) {
-        guard let device = udev.iioDeviceFacts().first(where: { driver.offer($0) != nil }), let foundBy = driver.offer(device)
-        else {
+        guard let offered = drivers.firstOffered(in: udev.deviceFacts(in: drivers.subsystems)) else {
             announceNoSensor("no \(name) found")
             return
         }
+        let (device, driver, foundBy) = offered
         do {
             let opened = try driver.init(device: device, logger: logger)
             sensor = (device.id, opened)
@@ -105,7 +104,7 @@ final class PolledReadingCapture {
             let problem = "\(error)"
             guard problem != lastProblem else { return .onSchedule }
             lastProblem = problem
-            logger.warning("\(name) \(open.id): \(problem); the last reading stays until it reads a number")
+            logger.warning("\(name) \(open.id): \(problem); the last reading stays until a read succeeds")
         }
         return .onSchedule
     }

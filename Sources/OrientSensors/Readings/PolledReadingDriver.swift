@@ -2,12 +2,15 @@ import Logging
 import OrientPosix
 import OrientSampleSource
 
-/// One kind of polled sysfs sensor (the IIO light and proximity sensors): how udev's devices are matched,
-/// and how an opened one is read. ``PolledReadingSource`` does the rest: the thread, the hot-plug, the interval.
+/// One kind of polled sysfs sensor (the IIO light and proximity sensors, applesmc's light sensor): which udev
+/// subsystems hold its devices, how they are matched, and how an opened one is read. ``PolledReadingSource`` does
+/// the rest: the thread, the hot-plug, the interval.
 ///
 /// A driver is made when its device is opened and lives until it closes, on the source's thread only.
 protocol PolledReadingDriver: SendableMetatype {
     static var kind: SensorKind { get }
+    /// The udev subsystems whose devices ``match(_:)`` is shown (and whose events are followed); `iio` unless said.
+    static var subsystems: [String] { get }
     /// Why `device` is this kind of sensor (`IIO_SENSOR_PROXY_TYPE iio-poll-als`), or nil when it is not.
     static func match(_ device: IIODeviceFacts) -> String?
     /// Why a device that ``match(_:)`` takes cannot be offered (a proximity sensor with no near level), or nil
@@ -25,6 +28,8 @@ protocol PolledReadingDriver: SendableMetatype {
 }
 
 extension PolledReadingDriver {
+    static var subsystems: [String] { ["iio"] }
+
     static func unusable(_ device: IIODeviceFacts) -> String? { nil }
 
     func describe(_ description: inout ReadingSensorDescription) {}
@@ -40,6 +45,8 @@ struct AttributeFault: Error, Equatable, CustomStringConvertible {
         case notANumber(text: String)
         /// Present but unusable, and why (`reads "xyz", not a scan element type such as le:u32/32>>0`).
         case refused(String)
+        /// Text that is not of the form the driver reads (`form`, e.g. `(l,r)`).
+        case notOfTheForm(text: String, form: String)
     }
 
     var path: String
@@ -56,6 +63,7 @@ struct AttributeFault: Error, Equatable, CustomStringConvertible {
         case .unreadable(let errno): "\(path): \(SensorError("read", errno: errno))"
         case .notANumber(let text): "\(path) reads \"\(text)\", not a number"
         case .refused(let reason): "\(path) \(reason)"
+        case .notOfTheForm(let text, let form): "\(path) reads \"\(text)\", not of the form \(form)"
         }
     }
 }

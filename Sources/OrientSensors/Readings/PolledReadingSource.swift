@@ -3,19 +3,25 @@ import OrientPosix
 import OrientSampleSource
 import Synchronization
 
-/// A polled sysfs sensor of one kind, read by its driver (``IIOPolledLight``, ``IIOPolledProximity``): found through udev, read on a
-/// thread of its own between `start` and the handle's `stop`, and followed through hot-plug meanwhile. No thread
-/// exists while it is closed, and with no sensor present its thread waits on udev without waking.
+/// A polled sysfs sensor of one kind, read by one of its drivers (``IIOPolledLight`` or ``HwmonLight``,
+/// ``IIOPolledProximity``): found through udev, read on a thread of its own between `start` and the handle's `stop`,
+/// and followed through hot-plug meanwhile. No thread exists while it is closed, and with no sensor present its
+/// thread waits on udev without waking.
 public struct PolledReadingSource: ReadingSource {
-    private let driver: any PolledReadingDriver.Type
+    private let drivers: PolledReadingDrivers
     private let logger: Logger
 
-    init(_ driver: any PolledReadingDriver.Type, logger: Logger) {
-        self.driver = driver
+    /// - Parameter drivers: the drivers of one kind, in order of preference.
+    init(_ drivers: [any PolledReadingDriver.Type], logger: Logger) {
+        self.drivers = PolledReadingDrivers(drivers)
         self.logger = logger
     }
 
-    public var kind: SensorKind { driver.kind }
+    init(_ driver: any PolledReadingDriver.Type, logger: Logger) {
+        self.init([driver], logger: logger)
+    }
+
+    public var kind: SensorKind { drivers.kind }
 
     public func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
         start(paced: { deliver($0); return .onSchedule })
@@ -36,19 +42,19 @@ public struct PolledReadingSource: ReadingSource {
             stop.set()
             wakeup.signal()
         }
-        let (driver, logger) = (self.driver, self.logger)
+        let (drivers, logger) = (self.drivers, self.logger)
         startThread(name: "orientd-\(kind.rawValue)") {
-            PolledReadingCapture(driver: driver, deliver: deliver, stop: stop, wakeup: wakeup, logger: logger).run()
+            PolledReadingCapture(drivers: drivers, deliver: deliver, stop: stop, wakeup: wakeup, logger: logger).run()
             handle.markFinished()
         }
         return handle
     }
 
     public func presence() -> AsyncStream<Bool> {
-        let (driver, logger) = (self.driver, self.logger)
+        let (drivers, logger) = (self.drivers, self.logger)
         let refused = RefusedDevices()
-        return UdevSession.changes(of: "iio", thread: "orientd-udev") { error in
-            logger.warning("cannot watch for a \(driver.kind.displayName) coming and going: \(error)")
+        return UdevSession.changes(of: drivers.subsystems, thread: "orientd-udev") { error in
+            logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
         } observe: { session, events in
             // A device announced as removed is gone, even if its sysfs folder lingers a moment.
@@ -57,13 +63,16 @@ public struct PolledReadingSource: ReadingSource {
                 if event.action == "remove" { removed.insert(event.id) } else { removed.remove(event.id) }
             }
             refused.forget(removed)
-            return session.iioDeviceFacts().contains { device in
-                guard !removed.contains(device.id), driver.match(device) != nil else { return false }
-                guard let reason = driver.unusable(device) else { return true }
-                if refused.isNew(device.id, reason) {
-                    logger.warning("\(driver.kind.displayName) \(device.id) is not offered: \(reason)")
+            return session.deviceFacts(in: drivers.subsystems).contains { device in
+                guard !removed.contains(device.id) else { return false }
+                return drivers.drivers(for: device).contains { driver in
+                    guard driver.match(device) != nil else { return false }
+                    guard let reason = driver.unusable(device) else { return true }
+                    if refused.isNew(device.id, reason) {
+                        logger.warning("\(driver.kind.displayName) \(device.id) is not offered: \(reason)")
+                    }
+                    return false
                 }
-                return false
             }
         }
     }
@@ -85,11 +94,14 @@ private final class RefusedDevices: Sendable {
     }
 }
 
-/// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here.
+/// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here; a new
+/// driver of a kind served already joins that kind's list, in iio-sensor-proxy's order of preference.
 public enum ReadingSources {
     public static func all(logger: Logger) -> [any ReadingSource] {
         [
-            PolledReadingSource(FirstOfDrivers<LightDrivers>.self, logger: logger),
+            // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
+            // attributes powers the hub's sensor up at each read.
+            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self], logger: logger),
             PolledReadingSource(IIOPolledProximity.self, logger: logger),
             PolledReadingSource(IIOBufferedCompass.self, logger: logger),
         ]

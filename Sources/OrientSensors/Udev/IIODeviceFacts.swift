@@ -1,8 +1,9 @@
 import CUdev
 
-/// What udev says of one IIO device, enough for a driver to decide whether it is its kind of sensor.
+/// What udev says of one device, enough for a driver to decide whether it is its kind of sensor: an IIO device,
+/// or for the drivers that watch other subsystems, one of theirs (applesmc's platform device).
 struct IIODeviceFacts: Sendable, Equatable {
-    /// `iio:device1`.
+    /// `iio:device1`, `applesmc.768`.
     var id: String
     /// The sysfs path, e.g. `/sys/devices/.../iio:device1`.
     var path: String
@@ -14,6 +15,8 @@ struct IIODeviceFacts: Sendable, Equatable {
     var attributes: Set<String>
     /// The udev property `PROXIMITY_NEAR_LEVEL` a hwdb entry or rule sets on proximity sensors, when it is there.
     var proximityNearLevel: String?
+    /// The udev subsystem it belongs to.
+    var subsystem = "iio"
 
     /// The path of attribute `name`.
     func attributePath(_ name: String) -> String { "\(path)/\(name)" }
@@ -22,22 +25,29 @@ struct IIODeviceFacts: Sendable, Equatable {
 extension UdevSession {
     /// Every IIO device, sorted by id (`iio:device2` before `iio:device10`): the first match of a kind wins, as in
     /// iio-sensor-proxy.
-    func iioDeviceFacts() -> [IIODeviceFacts] {
-        var result: [IIODeviceFacts] = []
-        forEachDevice(subsystem: "iio") { device, path in
-            let id = optionalString(udev_device_get_sysname(device)) ?? path
-            let types = optionalString(udev_device_get_property_value(device, "IIO_SENSOR_PROXY_TYPE")) ?? ""
-            var attributes: Set<String> = []
-            var entry = udev_device_get_sysattr_list_entry(device)
-            while let current = entry {
-                if let name = optionalString(udev_list_entry_get_name(current)) { attributes.insert(name) }
-                entry = udev_list_entry_get_next(current)
+    func iioDeviceFacts() -> [IIODeviceFacts] { deviceFacts(in: ["iio"]) }
+
+    /// Every device of `subsystems`, those of the first subsystem first (iio-sensor-proxy looks at IIO devices
+    /// before platform ones), each subsystem's sorted by id.
+    func deviceFacts(in subsystems: [String]) -> [IIODeviceFacts] {
+        subsystems.flatMap { subsystem in
+            var result: [IIODeviceFacts] = []
+            forEachDevice(subsystem: subsystem) { device, path in
+                let id = optionalString(udev_device_get_sysname(device)) ?? path
+                let types = optionalString(udev_device_get_property_value(device, "IIO_SENSOR_PROXY_TYPE")) ?? ""
+                var attributes: Set<String> = []
+                var entry = udev_device_get_sysattr_list_entry(device)
+                while let current = entry {
+                    if let name = optionalString(udev_list_entry_get_name(current)) { attributes.insert(name) }
+                    entry = udev_list_entry_get_next(current)
+                }
+                result.append(IIODeviceFacts(
+                    id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
+                    sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes,
+                    proximityNearLevel: optionalString(udev_device_get_property_value(device, "PROXIMITY_NEAR_LEVEL")),
+                    subsystem: subsystem))
             }
-            result.append(IIODeviceFacts(
-                id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
-                sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes,
-                proximityNearLevel: optionalString(udev_device_get_property_value(device, "PROXIMITY_NEAR_LEVEL"))))
+            return result.sorted { $0.id.localizedStandardLess($1.id) }
         }
-        return result.sorted { $0.id.localizedStandardLess($1.id) }
     }
 }

@@ -5,15 +5,15 @@ import Glibc
 #endif
 
 extension UdevSession {
-    /// What `observe` makes of the devices of `subsystem`, now and again after every udev event of that
-    /// subsystem, yielded when it changes. A thread named `thread` blocks on the udev monitor until something
+    /// What `observe` makes of the devices of `subsystems`, now and again after every udev event of those
+    /// subsystems, yielded when it changes. A thread named `thread` blocks on the udev monitor until something
     /// happens: no idle wakeups. It stops when the stream's consumer goes away.
     ///
     /// - Parameters:
     ///   - unavailable: the one value to yield when udev cannot be watched (given the reason).
     ///   - observe: reads the devices; `events` are the (action, sysname) pairs since the last call, empty at first.
     static func changes<Value: Equatable & Sendable>(
-        of subsystem: String, thread: String, unavailable: (any Error) -> Value,
+        of subsystems: [String], thread: String, unavailable: (any Error) -> Value,
         observe: @escaping @Sendable (UdevSession, _ events: [(action: String, id: String)]) -> Value
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
@@ -22,8 +22,7 @@ extension UdevSession {
         let monitor: Int32
         do {
             stop = try WakeupPipe()
-            udev = try UdevSession()
-            monitor = try udev.monitorDescriptor(subsystem: subsystem)
+            (udev, monitor) = try UdevSession.watching(subsystems)
         } catch {
             continuation.yield(unavailable(error))
             continuation.finish()

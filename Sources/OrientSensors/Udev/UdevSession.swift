@@ -7,7 +7,8 @@ import OrientPosix
 import OrientSampleSource
 #endif
 
-/// libudev for IIO devices: the accelerometers present, and add/remove events. Used on one thread only.
+/// libudev for the sensors' devices: the accelerometers and other sensors present, and add/remove events. Used on
+/// one thread only.
 final class UdevSession {
     private let udev: OpaquePointer
     private var monitor: OpaquePointer?
@@ -101,17 +102,26 @@ final class UdevSession {
         return nodes.sorted { $0.localizedStandardLess($1) }.first
     }
 
-    /// Starts listening for add/remove/change events of `subsystem` (IIO devices by default); returns the
+    /// A session listening for the devices of `subsystems` coming, going and changing, and the descriptor to poll:
+    /// what a capture thread opens first.
+    static func watching(_ subsystems: [String] = ["iio"]) throws(SensorError) -> (udev: UdevSession, monitor: Int32) {
+        let udev = try UdevSession()
+        return (udev, try udev.monitorDescriptor(subsystems: subsystems))
+    }
+
+    /// Starts listening for add/remove/change events of `subsystems` (IIO devices by default); returns the
     /// descriptor to poll.
-    func monitorDescriptor(subsystem: String = "iio") throws(SensorError) -> Int32 {
+    func monitorDescriptor(subsystems: [String] = ["iio"]) throws(SensorError) -> Int32 {
         if let monitor { return udev_monitor_get_fd(monitor) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             throw SensorError("udev_monitor_new_from_netlink", errno: errno)
         }
         self.monitor = monitor
-        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
-        guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
-        result = udev_monitor_enable_receiving(monitor)
+        for subsystem in subsystems {
+            let result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
+            guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
+        }
+        let result = udev_monitor_enable_receiving(monitor)
         guard result >= 0 else { throw SensorError("udev_monitor_enable_receiving", errno: -result) }
         return udev_monitor_get_fd(monitor)
     }

@@ -15,6 +15,8 @@ struct PublishedState {
     private(set) var sensor: SensorState = .none
     /// A convertible's posture, tablet mode and hinge angle: unknown without a base sensor.
     private(set) var hinge = HingeState.unknown
+    /// The display's tilt as iio-sensor-proxy names it, for its D-Bus property only: no subscriber's state holds it.
+    private(set) var tilt = AccelerometerTilt.undefined
     private(set) var sensorDescription: SensorDescription?
     /// The sensor is open and reading (not closed for want of clients, not lost).
     private var sensorReading = false
@@ -132,6 +134,13 @@ struct PublishedState {
         return update
     }
 
+    /// The engine's tilt changed. Returns whether the published one did.
+    mutating func tiltChanged(_ tilt: AccelerometerTilt) -> Bool {
+        guard tilt != self.tilt else { return false }
+        self.tilt = tilt
+        return true
+    }
+
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
     mutating func baseLost() -> ViewUpdate {
@@ -146,6 +155,7 @@ struct PublishedState {
         device = .unknown
         sensorReading = false
         hinge = .unknown
+        tilt = .undefined
         let update = ViewUpdate(device: .unknown, heldUpright: heldUpright)
         systemView.apply(update)
         return update

@@ -55,18 +55,21 @@ public final class Publisher {
         /// The state has just become fresh (see ``PublishedState/isFresh``): the sensor, opened at start or for a
         /// client, has been read and its orientation committed. The daemon's start-up work is behind it.
         public var becameFresh: () -> Void
+        /// The display's tilt, whenever it changes (the D-Bus facade's `AccelerometerTilt`; not on the socket).
+        public var tiltChanged: (AccelerometerTilt) -> Void
 
         public init(
             clock: any PublishingClock, subscribersChanged: @escaping (Int) -> Void = { _ in },
             freshStateWanted: @escaping (Bool) -> Void = { _ in },
             systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
-            becameFresh: @escaping () -> Void = {}
+            becameFresh: @escaping () -> Void = {}, tiltChanged: @escaping (AccelerometerTilt) -> Void = { _ in }
         ) {
             self.clock = clock
             self.subscribersChanged = subscribersChanged
             self.freshStateWanted = freshStateWanted
             self.systemStateChanged = systemStateChanged
             self.becameFresh = becameFresh
+            self.tiltChanged = tiltChanged
         }
     }
 
@@ -237,6 +240,11 @@ public final class Publisher {
         freshnessMayHaveChanged(wasFresh: wasFresh)
     }
 
+    /// The display's tilt changed: its followers are told; subscribers are not, since their states do not hold it.
+    public func tiltChanged(_ tilt: AccelerometerTilt) {
+        if state.tiltChanged(tilt) { dependencies.tiltChanged(tilt) }
+    }
+
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
     public func baseLost() {
@@ -255,7 +263,9 @@ public final class Publisher {
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
     public func sensorLost(_ sensorState: SensorState) {
+        let tilt = state.tilt
         subscribers.apply(state.sensorLost(sensorState))
+        if state.tilt != tilt { dependencies.tiltChanged(state.tilt) }
         broadcast()
         // No sensor to wait for: say so now rather than at the time limit.
         answerPendingGets()

@@ -51,8 +51,11 @@ final class SensorPipeline: @unchecked Sendable {
                 // An orientation change that keeps the device is the engine holding or releasing its own interface
                 // (rotate-in); the publisher holds its views itself, from tablet mode.
                 let device = update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil }
-                guard device != nil || update.posture != nil else { return }
+                let tilt = update.tilt
+                guard device != nil || update.posture != nil || tilt != nil else { return }
                 eventLoop.execute {
+                    if let tilt { publisher.value.tiltChanged(tilt) }
+                    guard device != nil || update.posture != nil else { return }
                     publisher.value.sensorChanged(device: device, posture: update.posture, time: sample.time)
                 }
             } catch where !refusalReported {

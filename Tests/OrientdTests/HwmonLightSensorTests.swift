@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Apple's light sensor (applesmc, iio-sensor-proxy's `hwmon-als`) on the net.hadess.SensorProxy facade: an
+/// emulated platform device `applesmc.768` whose `light` reads `(l,r)`, beside an emulated accelerometer, on a
+/// private system bus, read by busctl, a GIO client, `gdbus monitor` and monitor-sensor; and iio-sensor-proxy's own
+/// daemon on the same sensor.
+///
+/// The sensor is read every 8 s, as iio-sensor-proxy reads it, so a change takes up to 8.5 s to be published here
+/// (the light filter confirms it 0.5 s after the read that saw it).
+@Suite(
+    "Apple's hwmon light sensor on a private bus", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct HwmonLightSensorTests {
+    /// applesmc's platform device as iio-sensor-proxy's own test emulates it: tagged, with `light` on it.
+    static let attributes = ["name": "applesmc", "light": "(51,10)"]
+    static let tagged = ["IIO_SENSOR_PROXY_TYPE": "hwmon-als"]
+    /// Long enough for a read every 8 s and the filter's confirmation.
+    static let readWait = 12.0
+
+    typealias Setup = LightSensorTests.Setup
+
+    /// A setup with the accelerometer and, unless told otherwise, applesmc's light sensor.
+    static func setup(light: Bool = true, properties: [String: String] = tagged) throws -> Setup {
+        let setup = try Setup(light: false)
+        if light { try add(to: setup, properties: properties) }
+        return setup
+    }
+
+    static func add(to setup: Setup, _ attributes: [String: String] = attributes, properties: [String: String] = tagged) throws {
+        setup.lightPath = try setup.testbed.addDevice("applesmc.768", subsystem: "platform", attributes: attributes, properties: properties)
+    }
+
+    @Test("Present, 0 in lux and closed before any claim; a claim reads it at once: 20 vendor; untagged, found as applesmc's light")
+    func presentThenClaimed() throws {
+        let setup = try Self.setup(properties: [:])
+        try setup.startOrientd()
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 0")
+        #expect(setup.bus.property("LightLevelUnit") == "s \"lux\"", "lux until the first reading, as iio-sensor-proxy says")
+        #expect(setup.lightThreads() == 0)
+        let client = try setup.client()
+        let claimed = Date()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 20" }, "51 of 255\n\(setup.daemon.log)")
+        #expect(Date().timeIntervalSince(claimed) < 4, "read at the claim, not 8 s later")
+        #expect(setup.bus.property("LightLevelUnit") == "s \"vendor\"")
+        #expect(setup.daemon.log.contains("light sensor applesmc (applesmc.768): found by applesmc's attribute light; read every 8.0 s"),
+            "\(setup.daemon.log)")
+    }
+
+    @Test("A change comes with PropertiesChanged carrying the unit; a release closes it and keeps the value")
+    func changeAndRelease() throws {
+        let setup = try Self.setup()
+        try setup.startOrientd()
+        let signals = try setup.signalMonitor()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 20" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("found by IIO_SENSOR_PROXY_TYPE hwmon-als"))
+        #expect(setup.lightThreads() == 1)
+        let start = signals.lines.count
+        try setup.setLight("light", "(3,255)")
+        #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 100" }, "\(setup.daemon.log)")
+        let changed = signals.waitForLine(after: start) { $0.contains("'LightLevel': <100.0>") }
+        #expect(changed?.contains("'LightLevelUnit': <'vendor'>") == true, "the unit comes with the level: \(signals.lines)")
+
+        #expect(client.ask("release-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.lightThreads() == 0 }, "no thread is left to wake")
+        #expect(setup.level() == "d 100", "the last reading is kept after release")
+        #expect(setup.bus.property("LightLevelUnit") == "s \"vendor\"")
+    }
+
+    @Test("Claims are per client: open while one claimant is left, closed when the last leaves the bus")
+    func claimantLeaves() throws {
+        let setup = try Self.setup()
+        try setup.startOrientd()
+        let first = try setup.client()
+        let second = try setup.client()
+        #expect(first.ask("claim-light") == "ok")
+        #expect(second.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 20" })
+        first.kill()
+        try setup.setLight("light", "(255,0)")
+        #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 100" }, "still read for the second client")
+        #expect(!setup.daemon.log.contains("closed the light sensor"))
+        second.kill()
+        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.lightThreads() == 0 })
+    }
+
+    @Test("Unplugged: HasAmbientLight false, the level kept; plugged back: it appears and reads again, in vendor")
+    func unplugReplug() throws {
+        let setup = try Self.setup()
+        try setup.startOrientd()
+        let monitor = try setup.monitorSensor()
+        #expect(monitor.waitForLine { $0 == "    Light changed: 20.000000 (vendor)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        var start = monitor.lines.count
+        try setup.testbed.remove(try #require(setup.lightPath))
+        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        #expect(setup.level() == "d 20")
+        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
+        start = monitor.lines.count
+        try Self.add(to: setup, ["name": "applesmc", "light": "(102,0)"])
+        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
+        let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 40.000000 (vendor)" }
+        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads: \(monitor.lines)\n\(setup.daemon.log)")
+    }
+
+    @Test("A claim made before the sensor exists takes effect when it appears")
+    func claimBeforeSensor() throws {
+        let setup = try Self.setup(light: false)
+        try setup.startOrientd()
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok", "claiming an absent sensor succeeds")
+        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
+        try Self.add(to: setup)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" })
+        #expect(waitFor { setup.level() == "d 20" }, "read at once when it appears\n\(setup.daemon.log)")
+    }
+
+    @Test("Another platform device with a light attribute and no tag is not taken for a light sensor")
+    func notApplesmc() throws {
+        let setup = try Self.setup(light: false)
+        _ = try setup.testbed.addDevice("leds-thing.0", subsystem: "platform", attributes: ["name": "leds-thing", "light": "(1,2)"])
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
+        #expect(setup.bus.property("HasAmbientLight") == "b false")
+    }
+
+    @Test("light not of the form (l,r): one log line naming the file, the level kept, the accelerometer still served")
+    func notAPair() throws {
+        let setup = try Self.setup()
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 20" })
+        let path = try #require(setup.lightPath)
+        try setup.setLight("light", "(51)")
+        let problem = "\(path)/light reads \"(51)\", not of the form (l,r)"
+        #expect(waitFor(timeout: Self.readWait) { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 20")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        try setup.setLight("light", "(0,102)")
+        #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 40" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("light sensor applesmc.768 reads again"))
+    }
+
+    @Test("The sensor vanishing mid-read: one log line naming the file, the accelerometer still served, read again once back")
+    func vanishesMidRead() throws {
+        let setup = try Self.setup()
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim") == "ok")
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.level() == "d 20" })
+        let path = try #require(setup.lightPath)
+        try setup.testbed.unlink(path, attribute: "light")
+        let lost = "light sensor lost: \(path)/light: read failed: No such file or directory"
+        #expect(waitFor(timeout: Self.readWait) { setup.daemon.log.contains(lost) }, "\(setup.daemon.log)")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
+        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
+        #expect(setup.level() == "d 20", "the last level is kept")
+        try setup.testbed.remove(path)
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b false" })
+        try Self.add(to: setup, ["name": "applesmc", "light": "(255,255)"])
+        #expect(waitFor { setup.level() == "d 100" }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.components(separatedBy: "read failed").count == 2, "said once:\n\(setup.daemon.log)")
+    }
+
+    /// What monitor-sensor prints of the light sensor as `light` reads (128,128), then (255,255).
+    private func lightLines(_ setup: Setup) throws -> [String] {
+        let monitor = try setup.monitorSensor()
+        let first = monitor.waitForLineIndex { $0.hasPrefix("    Light changed") } ?? -1
+        try setup.setLight("light", "(255,255)")
+        _ = monitor.waitForLineIndex(after: first + 1, timeout: Self.readWait) { $0.hasPrefix("    Light changed") }
+        return monitor.lines.filter { $0.contains("ight") }
+    }
+
+    @Test(
+        "monitor-sensor prints the same light lines, in vendor, for orientd as for iio-sensor-proxy on the same applesmc",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: LightSensorTests.sensorProxyDaemon),
+            "needs iio-sensor-proxy's daemon (Debian's iio-sensor-proxy)"))
+    func sameAsSensorProxy() throws {
+        let sensor = ["name": "applesmc", "light": "(128,128)"]
+        let ours = try Self.setup(light: false)
+        try Self.add(to: ours, sensor)
+        try ours.startOrientd()
+        let orientd = try lightLines(ours)
+        let theirs = try Self.setup(light: false)
+        try Self.add(to: theirs, sensor)
+        try theirs.startSensorProxy()
+        let sensorProxy = try lightLines(theirs)
+        #expect(orientd == [
+            "=== Has ambient light sensor (value: 0.000000, unit: lux)", "    Light changed: 50.196083 (vendor)",
+            "    Light changed: 100.000000 (vendor)",
+        ], "\(ours.daemon.log)")
+        #expect(orientd == sensorProxy)
+    }
+}
