@@ -104,7 +104,7 @@ struct ReadingServiceTests {
         }
     }
 
-    @Test("Light levels pass the filter: noise and a shadow are held back, a lasting change is confirmed by a read half a second later, and a reload's light-threshold applies")
+    @Test("Light levels pass the filter: noise and a shadow are held back, a lasting change is confirmed by a read a hold later (shorter for lights off), and a reload's light-threshold applies")
     func filtered() async throws {
         let source = ManualLight()
         let demand = SensorDemand()
@@ -124,22 +124,26 @@ struct ReadingServiceTests {
         #expect(read(310, at: 0.8) == .onSchedule, "noise")
         #expect(read(120, at: 1.6) == .within(seconds: 0.5), "a departure: read again sooner to confirm it")
         #expect(read(305, at: 2.1) == .onSchedule, "the shadow passed")
-        #expect(read(20, at: 2.9) == .within(seconds: 0.5))
-        #expect(read(21, at: 3.4) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 21])
+        #expect(read(110, at: 2.9) == .within(seconds: 0.5), "dimmer by less than 3 times: a shadow's hold")
+        #expect(read(111, at: 3.4) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 111])
+        guard case .within(let hold) = read(4, at: 4.2) else { Issue.record("lights off: no early read asked"); return }
+        #expect(abs(hold - 0.15) < 1e-9, "ten times dimmer and more: lights off, a short hold")
+        #expect(read(4.2, at: 4.35) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 111, 4.2])
 
         var configuration = DaemonConfiguration()
         configuration.lightThreshold = 0
         let answer = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
         #expect(answer.refusal == nil && answer.reads.whileRunning == ["light-threshold"])
-        #expect(read(22, at: 4.2) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 21, 22], "threshold 0: every change at once")
+        #expect(read(22, at: 5) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 111, 4.2, 22], "threshold 0: every change at once")
 
         _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
         configuration.lightThreshold = 0.2
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
-        #expect(read(23, at: 5) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 21, 22, 23], "a sensor opened again publishes its first reading")
+        #expect(read(23, at: 6) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 111, 4.2, 22, 23], "a sensor opened again publishes its first reading")
         running.cancel()
         await running.value
     }
