@@ -31,6 +31,27 @@ struct SubscriberRegistry {
         return "the mask \(shown ?? mask) would leave \(stranded) subscriber(s) with no allowed orientation"
     }
 
+    /// How many subscribers asked for each one-value sensor.
+    var readers: [ReadingKind: Int] {
+        var counts: [ReadingKind: Int] = [:]
+        for subscriber in subscribers.values {
+            for kind in subscriber.readings { counts[kind, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// Offers a one-value sensor's state to every subscriber that asked for its kind; the line is encoded once.
+    func broadcast(_ reading: ReadingState) {
+        var line: String?
+        for subscriber in subscribers.values {
+            subscriber.offer(reading) { reading in
+                if let line { return line }
+                line = ServerMessage.reading(reading).line
+                return line!
+            }
+        }
+    }
+
     /// Offers every subscriber its current state; each event line is encoded once per distinct state.
     func broadcast(_ state: PublishedState) {
         var cache: [OrientationState: String] = [:]
