@@ -184,7 +184,7 @@ public final class Publisher {
             } catch {
                 return Self.emptyMask(error, id: id)
             }
-            existing.updateReadings(asked)
+            subscribers.setReadings(asked, of: existing)
             tellReaders()
             let current = state.state(seenBy: existing.view)
             existing.markSent(current)
