@@ -11,8 +11,12 @@ extension Request: Codable {
         try members.encode(operation.name, forKey: .op)
         try members.encodeIfPresent(id, forKey: .id)
         switch operation {
-        case .get(let settings): try settings?.encode(to: encoder)
-        case .subscribe(let settings): try settings.encode(to: encoder)
+        case .get(let settings, let readings):
+            try settings?.encode(to: encoder)
+            try Self.encode(readings, into: &members)
+        case .subscribe(let settings, let readings):
+            try settings.encode(to: encoder)
+            try Self.encode(readings, into: &members)
         case .setMask(let mask): try members.encode(mask?.name ?? Self.defaultMask, forKey: .mask)
         case .unsubscribe, .lock, .unlock, .status: break
         }
@@ -34,6 +38,11 @@ extension Request: Codable {
         }
     }
 
+    /// `readings`, in a fixed order, and only when some are asked for: a request without is as it always was.
+    private static func encode(_ readings: Set<ReadingKind>, into members: inout KeyedEncodingContainer<WireKey>) throws {
+        if !readings.isEmpty { try members.encode(readings.sorted().map(\.rawValue), forKey: .readings) }
+    }
+
     /// `set-mask`'s word for the configured mask.
     static let defaultMask = "default"
 
@@ -42,7 +51,7 @@ extension Request: Codable {
         case "get":
             // Without client settings, the system's view; with any, the view of a client that has them.
             let asClient = fields.mask != nil || fields.preferred != nil || fields.autorotate != nil
-            return .get(asClient ? try fields.settings() : nil)
+            return .get(asClient ? try fields.settings() : nil, readings: try fields.readingKinds())
         case "status": return .status
         case "lock": return .lock
         case "unlock": return .unlock
@@ -51,7 +60,7 @@ extension Request: Codable {
             guard let text = fields.mask else { throw ProtocolError(.badField, "set-mask needs \"mask\"") }
             return try .setMask(parsing: text)
         case "subscribe":
-            return .subscribe(try fields.settings())
+            return .subscribe(try fields.settings(), readings: try fields.readingKinds())
         default:
             let names = RequestDecoder.operations.joined(separator: ", ")
             throw ProtocolError(.unknownOperation, "unknown op \"\(op)\"; expected one of: \(names)")
@@ -84,12 +93,31 @@ private struct SubscriptionFields {
     var preferred: String?
     var changes: String?
     var autorotate: Bool?
+    var readings: [String]?
 
     init(_ members: KeyedDecodingContainer<WireKey>) throws {
         mask = try members.decodeIfPresent(String.self, forKey: .mask)
         preferred = try members.decodeIfPresent(String.self, forKey: .preferred)
         changes = try members.decodeIfPresent(String.self, forKey: .changes)
         autorotate = try members.decodeIfPresent(Bool.self, forKey: .autorotate)
+        readings = try members.decodeIfPresent([String].self, forKey: .readings)
+    }
+
+    /// The one-value sensors asked for by name; the compass is refused with the reason.
+    func readingKinds() throws(ProtocolError) -> Set<ReadingKind> {
+        var kinds: Set<ReadingKind> = []
+        for name in readings ?? [] {
+            if let kind = ReadingKind(rawValue: name) {
+                kinds.insert(kind)
+            } else if name == "compass" {
+                throw ProtocolError(
+                    .badField, "\"readings\": the compass is served on D-Bus only, to the geoclue user (a heading helps locate a person)")
+            } else {
+                let names = ReadingKind.allCases.map(\.rawValue).joined(separator: " or ")
+                throw ProtocolError(.badField, "\"readings\": unknown reading \"\(name)\"; expected \(names)")
+            }
+        }
+        return kinds
     }
 
     func settings() throws(ProtocolError) -> SubscriptionSettings {

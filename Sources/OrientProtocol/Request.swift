@@ -53,10 +53,12 @@ public struct SubscriptionSettings: Sendable, Equatable {
 /// One request line, decoded and checked.
 public struct Request: Sendable, Equatable {
     public enum Operation: Sendable, Equatable {
-        /// The current state: under the system mask, or as a client with these settings would see it now.
-        case get(SubscriptionSettings?)
-        /// Subscribe, or change this connection's subscription settings.
-        case subscribe(SubscriptionSettings)
+        /// The current state: under the system mask, or as a client with these settings would see it now; and
+        /// the one-value sensors asked for.
+        case get(SubscriptionSettings?, readings: Set<ReadingKind> = [])
+        /// Subscribe, or change this connection's subscription settings; events of the one-value sensors asked
+        /// for come besides the orientation's.
+        case subscribe(SubscriptionSettings, readings: Set<ReadingKind> = [])
         case unsubscribe
         case lock
         case unlock

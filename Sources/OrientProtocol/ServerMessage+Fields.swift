@@ -3,8 +3,8 @@ extension ServerMessage {
     /// The state a reply or an event carries.
     public var state: OrientationState? {
         switch self {
-        case .state(_, let state, _), .event(let state): state
-        case .done, .status, .error: nil
+        case .state(_, let state, _, _), .event(let state): state
+        case .done, .status, .error, .reading: nil
         }
     }
 
@@ -18,13 +18,25 @@ extension ServerMessage {
         switch self {
         case .state, .done, .status: true
         case .error: false
-        case .event: nil
+        case .event, .reading: nil
         }
     }
 
     public var event: String? {
-        if case .event = self { return Self.orientationEvent }
-        return nil
+        switch self {
+        case .event: Self.orientationEvent
+        case .reading(let reading): reading.kind.rawValue
+        default: nil
+        }
+    }
+
+    /// What a reading event says, or what a `get` reply says of `kind`, when it asked.
+    public func reading(_ kind: ReadingKind) -> ReadingState? {
+        switch self {
+        case .reading(let reading) where reading.kind == kind: reading
+        case .state(_, _, _, let readings): readings.first { $0.kind == kind }
+        default: nil
+        }
     }
 
     /// An error reply's code and message.
@@ -40,7 +52,7 @@ extension ServerMessage {
 
     /// In replies to `get`.
     public var fresh: Bool? {
-        if case .state(_, _, let fresh) = self { return fresh }
+        if case .state(_, _, let fresh, _) = self { return fresh }
         return nil
     }
 

@@ -4,13 +4,15 @@ import FoundationEssentials
 /// ``line``; clients read them with ``decode(_:)``.
 public enum ServerMessage: Sendable, Equatable {
     /// The reply to `get`, `subscribe`, `lock`, `unlock` and `set-mask`: a state, and for `get` whether it is
-    /// fresh (the device orientation as the sensor reads now).
-    case state(id: RequestID?, OrientationState, fresh: Bool? = nil)
+    /// fresh (the device orientation as the sensor reads now) and the one-value sensors it asked for.
+    case state(id: RequestID?, OrientationState, fresh: Bool? = nil, readings: [ReadingState] = [])
     /// A successful reply with nothing to say (`unsubscribe`).
     case done(id: RequestID?)
     case status(id: RequestID?, StatusReport)
     /// Sent to subscribers after a change: `"event":"orientation"` whatever changed.
     case event(OrientationState)
+    /// Sent to subscribers that asked for a one-value sensor: `"event":"light"` or `"event":"proximity"`.
+    case reading(ReadingState)
     /// A request refused; the id is the request's when it could be read.
     case error(ProtocolError)
 
@@ -27,8 +29,8 @@ public enum ServerMessage: Sendable, Equatable {
     /// The request this answers; `nil` for events, and for replies to requests without an id.
     public var id: RequestID? {
         switch self {
-        case .state(let id, _, _), .done(let id), .status(let id, _): id
-        case .event: nil
+        case .state(let id, _, _, _), .done(let id), .status(let id, _): id
+        case .event, .reading: nil
         case .error(let error): error.id
         }
     }
@@ -43,11 +45,17 @@ extension ServerMessage: Codable {
         case .event(let state):
             try members.encode(Self.orientationEvent, forKey: .event)
             try state.encode(to: encoder)
-        case .state(let id, let state, let fresh):
+        case .reading(let reading):
+            try members.encode(reading.kind.rawValue, forKey: .event)
+            try reading.encodeMembers(to: encoder)
+        case .state(let id, let state, let fresh, let readings):
             try members.encode(true, forKey: .ok)
             try members.encodeIfPresent(id, forKey: .id)
             try state.encode(to: encoder)
             try members.encodeIfPresent(fresh, forKey: .fresh)
+            for reading in readings {
+                try members.encode(NestedReadingState(state: reading), forKey: WireKey(reading.kind))
+            }
         case .done(let id):
             try members.encode(true, forKey: .ok)
             try members.encodeIfPresent(id, forKey: .id)
@@ -64,11 +72,15 @@ extension ServerMessage: Codable {
         }
     }
 
-    /// Tells the kinds apart by their members: `event`, else `ok` false (an error), else a state (`device`), a
+    /// Tells the kinds apart by their members: `event` (`orientation`, or a one-value sensor's kind), else `ok` false (an error), else a state (`device`), a
     /// status (`version`), or neither. Members a newer daemon adds are ignored.
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: WireKey.self)
         if let event = try members.decodeIfPresent(String.self, forKey: .event) {
+            if let kind = ReadingKind(rawValue: event) {
+                self = .reading(try ReadingState(kind: kind, members: decoder))
+                return
+            }
             guard event == Self.orientationEvent else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .event, in: members, debugDescription: "unknown event \"\(event)\"")
@@ -84,7 +96,10 @@ extension ServerMessage: Codable {
             self = .error(ProtocolError(code, try detail.decode(String.self, forKey: .message), id: id))
         } else if members.contains(.device) {
             let fresh = try members.decodeIfPresent(Bool.self, forKey: .fresh)
-            self = .state(id: id, try OrientationState(from: decoder), fresh: fresh)
+            let readings = try ReadingKind.allCases.filter { members.contains(WireKey($0)) }.map { kind in
+                try ReadingState(kind: kind, members: try members.nestedContainer(keyedBy: WireKey.self, forKey: WireKey(kind)))
+            }
+            self = .state(id: id, try OrientationState(from: decoder), fresh: fresh, readings: readings)
         } else if members.contains(.version) {
             self = .status(id: id, try StatusReport(from: decoder))
         } else {

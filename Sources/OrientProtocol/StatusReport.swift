@@ -84,10 +84,14 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// Whether the report says anything of a base sensor (`base`, null included): daemons before convertibles
     /// did not, and a client then prints nothing rather than a "none" that was not said.
     public var reportsBase: Bool
+    /// The one-value sensors (light, proximity, compass) the daemon serves, in its order; `nil` from a daemon that
+    /// does not say.
+    public var readingSensors: [ReadingSensor]?
 
     public init(
         version: String, uptime: Double, subscribers: Int, sampling: String, naturalOrientation: String? = nil,
-        naturalOrientationSource: String? = nil, sensorState: SensorState, sensor: Sensor?, reportsBase: Bool = true
+        naturalOrientationSource: String? = nil, sensorState: SensorState, sensor: Sensor?, reportsBase: Bool = true,
+        readingSensors: [ReadingSensor]? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -98,6 +102,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.sensorState = sensorState
         self.sensor = sensor
         self.reportsBase = reportsBase
+        self.readingSensors = readingSensors
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -122,6 +127,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         }
         // Null without a base sensor, so that a client can tell that from an older daemon.
         if reportsBase { try detail.encode(sensor?.base, forKey: .base) }
+        try encodeReadings(into: &members)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -132,6 +138,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         sampling = try members.decode(String.self, forKey: .sampling)
         naturalOrientation = try members.decodeIfPresent(String.self, forKey: .naturalOrientation)
         naturalOrientationSource = try members.decodeIfPresent(String.self, forKey: .naturalOrientationSource)
+        readingSensors = try Self.decodeReadings(from: members)
         let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
         sensorState = try detail.decode(SensorState.self, forKey: .state)
         reportsBase = detail.contains(.base)

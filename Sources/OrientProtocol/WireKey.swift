@@ -11,4 +11,17 @@ enum WireKey: String, CodingKey {
     case mountMatrix = "mount-matrix"
     case mountMatrixSource = "mount-matrix-source"
     case mountMatrixRepaired = "mount-matrix-repaired"
+    case readings, light, proximity, compass, present, level, unit, near, open, interval
+    case foundBy = "found-by"
+    case nearLevel = "near-level"
+}
+
+extension WireKey {
+    /// The member that carries a one-value sensor's state in a reply: `light`, `proximity`.
+    init(_ kind: ReadingKind) {
+        switch kind {
+        case .light: self = .light
+        case .proximity: self = .proximity
+        }
+    }
 }

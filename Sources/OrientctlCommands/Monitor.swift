@@ -9,7 +9,9 @@ extension Orientctl {
             discussion: """
                 The first line is the state when the subscription starts, then one line per change. On a \
                 convertible (when the daemon reports a posture) each line also shows the posture, tablet mode and \
-                hinge angle, and a hinge being moved prints a line per degree. --json \
+                hinge angle, and a hinge being moved prints a line per degree. With --light or --proximity, a line \
+                follows for each new reading of those sensors (the last one known at once), and one when the \
+                sensor goes away. --json \
                 prints each as one JSON object on one line: the subscription's reply without the request's ok \
                 and id, then the daemon's events as it sent them.
                 """
@@ -17,6 +19,7 @@ extension Orientctl {
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var settings: SubscriptionOptions
+        @OptionGroup var readings: ReadingOptions
         @Flag(help: "Print the daemon's states as JSON lines.") var json = false
         @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
 
@@ -24,7 +27,7 @@ extension Orientctl {
             try await reportingErrors {
                 try await DaemonClient.withConnection(path: connection.path) { client in
                     let (text, reply) = try await client.requestRaw(
-                        .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all)))
+                        .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all), readings: readings.asked))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     releaseStartupPages()
                     while let (text, message) = try await client.nextLine() {

@@ -18,11 +18,30 @@ enum StateText {
                 hinge-angle: \(m.hingeAngle.map { degrees($0) + "°" } ?? "unknown")
                 """
         }
+        for kind in ReadingKind.allCases {
+            if let reading = m.reading(kind) { text += "\n\(kind.rawValue): \(describe(reading))" }
+        }
         return text
     }
 
-    /// One line per event: time, device, interface and flags.
+    /// A one-value sensor's state: `50 lux`, `near`, `far`, `none` (no sensor), `not read yet`.
+    static func describe(_ reading: ReadingState) -> String {
+        guard reading.present else { return "none" }
+        switch reading.value {
+        case .light(let level, let unit)?: return "\(number(level)) \(unit)"
+        case .proximity(let near)?: return near ? "near" : "far"
+        case nil: return "not read yet"
+        }
+    }
+
+    /// A level as the daemon sends it: `50`, not `50.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// One line per event: time, device, interface and flags; a one-value sensor's event, its kind and reading.
     static func humanEvent(_ m: ServerMessage) -> String {
+        if case .reading(let reading) = m { return "\(reading.kind.rawValue) \(describe(reading))" }
         let time = m.t.map { String(($0 * 1000).rounded() / 1000) } ?? "-"
         var line = "\(time)  device \(m.device ?? "?")  interface \(m.interface ?? "?")"
         if let posture = knownPosture(m) {

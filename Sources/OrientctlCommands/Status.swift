@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientProtocol
 
 extension Orientctl {
     /// `orientctl status`: what the daemon is doing.
@@ -7,6 +8,20 @@ extension Orientctl {
 
         @OptionGroup var connection: ConnectionOptions
         @Flag(help: "Print the daemon's reply as one line of JSON.") var json = false
+
+        /// One line for a one-value sensor: `light: present, open: als (iio:device1), found by ..., every 0.8 s, 50 lux`.
+        static func describe(_ sensor: StatusReport.ReadingSensor) -> String {
+            var line = "\(sensor.kind): " + (sensor.present.map { $0 ? "present" : "none" } ?? "not known yet")
+            if let open = sensor.open { line += open ? ", open" : ", closed" }
+            if let id = sensor.id { line += ": \(sensor.name.map { $0 == id ? id : "\($0) (\(id))" } ?? id)" }
+            if let foundBy = sensor.foundBy { line += ", found by \(foundBy)" }
+            if let interval = sensor.interval { line += ", every \(StateText.number(interval)) s" }
+            if let nearLevel = sensor.nearLevel { line += ", near level \(StateText.number(nearLevel))" }
+            if let kind = ReadingKind(rawValue: sensor.kind), let value = sensor.value {
+                line += ", last read " + StateText.describe(ReadingState(kind: kind, present: true, value: value))
+            }
+            return line
+        }
 
         func run() async throws {
             try await reportingErrors {
@@ -22,6 +37,7 @@ extension Orientctl {
                 if let natural = report.naturalOrientation {
                     printLine("natural orientation: \(natural)" + (report.naturalOrientationSource.map { " (\($0))" } ?? ""))
                 }
+                defer { for sensor in report.readingSensors ?? [] { printLine(Self.describe(sensor)) } }
                 guard let sensor = report.sensor else {
                     printLine("sensor: \(report.sensorState.rawValue)")
                     return

@@ -18,8 +18,9 @@ import Glibc
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
 ///
 /// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
-/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light, proximity) feeds
-/// its reading service, which feeds the D-Bus facade. Demand for the sensors flows back through one channel,
+/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light, proximity,
+/// compass) feeds its reading service, which feeds the D-Bus facade and the publisher (for the socket subscribers that
+/// ask for it, and `status`). Demand for the sensors flows back through one channel,
 /// ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
 /// them to each ``ConfiguredPart`` at start and at every reload.
 enum Daemon {
@@ -59,24 +60,40 @@ enum Daemon {
         let tabletModeSwitch = start.tabletModeSwitch
             ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let demand = SensorDemand()
-        // The one-value sensors (light, proximity) are served on D-Bus only, and beside a live accelerometer, not a replay.
+        // The one-value sensors (light, proximity, compass) are served beside a live accelerometer, not a replay, on
+        // the socket and on D-Bus.
         let allReadings = ReadingSources.all(logger: logger)
-        let readingSources = start.dbus && !(source is ReplaySource) ? allReadings : []
+        let readingSources = source is ReplaySource ? [] : allReadings
+        // Each one's presence as its reading service hears it from udev, relayed to the facade's Has* properties.
+        let readingPresence = Dictionary(uniqueKeysWithValues: readingSources.map {
+            ($0.kind, AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1)))
+        })
         let facade = start.dbus
-            ? try SensorProxyService(presence: presence(of: source, readingSources), logger: logger) {
+            ? try SensorProxyService(
+                presence: readingPresence.mapValues(\.stream).merging([.accelerometer: source.presence()]) { $1 }, logger: logger
+            ) {
                 demand.setClaims($1, of: $0)
             } : nil
-        // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
-        let readingServices = allReadings.map { reading in
-            ReadingService(source: reading, demand: demand, logger: logger) { facade?.update($0) }
-        }
         let publisher = try await makePublisher(
-            on: loop, persistent: persistent, demand: demand, logger: logger,
+            on: loop, persistent: persistent, demand: demand, readingKinds: readingSources.map(\.kind), logger: logger,
             becameFresh: { startupPages.release("the sensor is read") }, tiltChanged: { facade?.update(tilt: $0) }
         ) { state in
             // The publisher's sinks besides the socket: the D-Bus facade and the tablet-mode switch, each optional.
             facade?.update(state)
             do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
+        }
+        // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
+        let readingServices = allReadings.map { reading in
+            let (kind, presence) = (reading.kind, readingPresence[reading.kind]?.continuation)
+            return ReadingService(source: reading, demand: demand, logger: logger) { news in
+                // The reading service's sinks: the D-Bus facade (its properties) and the publisher (the socket).
+                switch news {
+                case .present(let present): presence?.yield(present)
+                case .event(let event): facade?.update(event)
+                case .started, .stopped: break
+                }
+                loop.execute { publisher.value.readingNews(news, of: kind) }
+            }
         }
         let policy = try await loop.submit { NIOLoopBound(ConnectionPolicy(), eventLoop: loop) }.get()
         let sensor = SensorService(
@@ -125,27 +142,23 @@ enum Daemon {
         try await runUntilStopped(services, notifier: notifier, pools: (blocking, threads), logger: logger)
     }
 
-    /// Whether each kind of sensor is plugged in, for the D-Bus facade's Has* properties.
-    private static func presence(of accelerometer: any SampleSource, _ readings: [any ReadingSource]) -> [SensorKind: AsyncStream<Bool>] {
-        var presence = [SensorKind.accelerometer: accelerometer.presence()]
-        for source in readings { presence[source.kind] = source.presence() }
-        return presence
-    }
-
     /// The publisher, on the loop it lives on, telling `demand` what its clients want, `systemStateChanged`
-    /// each new system state and `tiltChanged` each new tilt. Its settings come from its part, at start.
+    /// each new system state and `tiltChanged` each new tilt; `readingKinds` are the one-value sensors served. Its
+    /// settings come from its part, at start.
     private static func makePublisher(
-        on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, logger: Logger,
+        on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, readingKinds: [SensorKind], logger: Logger,
         becameFresh: @escaping @Sendable () -> Void, tiltChanged: @escaping @Sendable (AccelerometerTilt) -> Void,
         systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
                 clock: EventLoopClock(loop), subscribersChanged: { demand.setSubscribers($0) },
-                freshStateWanted: { demand.setFreshStateWanted($0) }, systemStateChanged: systemStateChanged,
-                becameFresh: becameFresh, tiltChanged: tiltChanged)
+                freshStateWanted: { demand.setFreshStateWanted($0) }, readersChanged: { demand.setReaders($0) },
+                systemStateChanged: systemStateChanged, becameFresh: becameFresh, tiltChanged: tiltChanged)
             return NIOLoopBound(
-                Publisher(settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string, dependencies: dependencies),
+                Publisher(
+                    settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string,
+                    readingKinds: readingKinds, dependencies: dependencies),
                 eventLoop: loop)
         }.get()
     }

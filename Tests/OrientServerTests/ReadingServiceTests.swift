@@ -80,8 +80,8 @@ struct ReadingServiceTests {
         let source = RecordingLight()
         let demand = SensorDemand()
         let received = Mutex<[ReadingEvent]>([])
-        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { event in
-            received.withLock { $0.append(event) }
+        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { news in
+            if case .event(let event) = news { received.withLock { $0.append(event) } }
         }
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -111,7 +111,7 @@ struct ReadingServiceTests {
         let clock = Mutex(0.0)
         let received = Mutex<[Double]>([])
         let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test"), now: { clock.withLock { $0 } }) {
-            if case .reading(.light(let level, _)) = $0 { received.withLock { $0.append(level) } }
+            if case .event(.reading(.light(let level, _))) = $0 { received.withLock { $0.append(level) } }
         }
         let running = Task { await service.run() }
         demand.setClaims(1, of: .light)
@@ -144,6 +144,29 @@ struct ReadingServiceTests {
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
         #expect(read(23, at: 6) == .onSchedule)
         #expect(received.withLock { $0 } == [300, 111, 4.2, 22, 23], "a sensor opened again publishes its first reading")
+        running.cancel()
+        await running.value
+    }
+
+    @Test("Socket readers open it as claims do: the sink hears the presence, then started, the source's events and stopped, in order")
+    func socketReaders() async throws {
+        let source = RecordingLight()
+        let demand = SensorDemand()
+        let news = Mutex<[ReadingService.News]>([])
+        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { item in
+            news.withLock { $0.append(item) }
+        }
+        let running = Task { await service.run() }
+        #expect(await waitFor { news.withLock { $0 } == [.present(true)] }, "udev's word, with the sensor closed")
+        demand.setReaders([.light: 1, .proximity: 2])
+        #expect(await waitFor { source.open.withLock { $0 } == 1 }, "a socket client alone opens it")
+        demand.setClaims(1, of: .light)
+        demand.setReaders([.proximity: 2])
+        demand.setClaims(0, of: .light)
+        #expect(await waitFor { source.open.withLock { $0 } == 0 }, "closed when neither a claim nor a socket client wants it")
+        #expect(await waitFor { news.withLock { $0 }.count == 4 })
+        #expect(news.withLock { $0 } == [.present(true), .started, .event(.reading(.light(level: 12, unit: .lux))), .stopped])
+        #expect(source.starts.withLock { $0 } == 1, "the claim and the reader overlapped: opened once")
         running.cancel()
         await running.value
     }

@@ -8,7 +8,8 @@ import OrientSampleSource
 /// Not thread-safe by design: it lives on the server's single event loop, and every call comes from there
 /// (connections directly, the sensor service by hopping onto the loop). That keeps fan-out to a thousand
 /// subscribers a plain loop with no locks and no task switches. The state and its rules are
-/// ``PublishedState``; the subscribers ``SubscriberRegistry``; `get` requests that wait, ``PendingGets``.
+/// ``PublishedState``, and of the one-value sensors ``PublishedReadings``; the subscribers ``SubscriberRegistry``;
+/// `get` requests that wait, ``PendingGets``.
 public final class Publisher {
     public struct Settings: Sendable, Equatable {
         public var configuredMask: InterfaceOrientationMask
@@ -49,6 +50,9 @@ public final class Publisher {
         /// `true` when a `get` waits for a fresh orientation, `false` once it is answered (the sensor service
         /// opens the sensor for it as for a subscriber).
         public var freshStateWanted: (Bool) -> Void
+        /// How many socket clients want each one-value sensor (subscribers that asked for it, and a `get` waiting
+        /// for it), whenever that changes: its reading service opens and closes it.
+        public var readersChanged: ([SensorKind: Int]) -> Void
         /// The system state, at start and after anything that may have changed it (the D-Bus facade and the
         /// tablet-mode switch follow it).
         public var systemStateChanged: (OrientationState) -> Void
@@ -61,12 +65,14 @@ public final class Publisher {
         public init(
             clock: any PublishingClock, subscribersChanged: @escaping (Int) -> Void = { _ in },
             freshStateWanted: @escaping (Bool) -> Void = { _ in },
+            readersChanged: @escaping ([SensorKind: Int]) -> Void = { _ in },
             systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
             becameFresh: @escaping () -> Void = {}, tiltChanged: @escaping (AccelerometerTilt) -> Void = { _ in }
         ) {
             self.clock = clock
             self.subscribersChanged = subscribersChanged
             self.freshStateWanted = freshStateWanted
+            self.readersChanged = readersChanged
             self.systemStateChanged = systemStateChanged
             self.becameFresh = becameFresh
             self.tiltChanged = tiltChanged
@@ -74,14 +80,22 @@ public final class Publisher {
     }
 
     private var state: PublishedState
+    private var readings: PublishedReadings
     private var subscribers = SubscriberRegistry()
+    /// The readers last told to `readersChanged`.
+    private var readersTold: [SensorKind: Int] = [:]
     private let pendingGets: PendingGets
     private let dependencies: Dependencies
     private let started: ContinuousClock.Instant = .now
     private let version: String
 
-    public init(settings: Settings, persistent: PersistentState, version: String, dependencies: Dependencies) {
+    /// - Parameter readingKinds: the one-value sensors the daemon serves (a reading service runs for each).
+    public init(
+        settings: Settings, persistent: PersistentState, version: String, readingKinds: [SensorKind] = [],
+        dependencies: Dependencies
+    ) {
         self.state = PublishedState(settings: settings, persistent: persistent)
+        self.readings = PublishedReadings(kinds: readingKinds)
         self.version = version
         self.dependencies = dependencies
         self.pendingGets = PendingGets(clock: dependencies.clock, freshStateWanted: dependencies.freshStateWanted)
@@ -100,27 +114,37 @@ public final class Publisher {
 
     // MARK: Clients
 
-    /// Answers `get`: the system's view, or with `settings` the view of a client that has them.
+    /// Answers `get`: the system's view, or with `settings` the view of a client that has them; and the state of
+    /// each one-value sensor in `readings`.
     ///
-    /// When the state is not fresh and can become so, returns `nil`: the sensor is opened, and the reply goes to
-    /// `sink` once it commits an orientation, or when `settings.freshWait` has passed.
-    public func get(_ settings: SubscriptionSettings?, from sink: any SubscriberSink, id: RequestID?) -> String? {
+    /// When the state is not fresh and can become so, returns `nil`: the sensors are opened, and the reply goes to
+    /// `sink` once the accelerometer commits an orientation and each sensor asked for has read, or when
+    /// `settings.freshWait` has passed.
+    public func get(
+        _ settings: SubscriptionSettings?, readings asked: Set<ReadingKind> = [], from sink: any SubscriberSink, id: RequestID?
+    ) -> String? {
         if let settings, systemMask.intersection(settings.mask).isEmpty {
             let problem = "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)"
             return ServerMessage.error(ProtocolError(.emptyMask, problem, id: id)).line
         }
-        guard let wait = state.freshWait else { return getReply(settings, id: id) }
-        pendingGets.add(.init(sink: sink, id: id, settings: settings), timeLimit: wait) { [weak self] in
+        let settled = state.freshWait == nil && asked.allSatisfy(readings.isSettled)
+        guard !settled, let wait = state.settings.freshWait else { return getReply(settings, readings: asked, id: id) }
+        pendingGets.add(.init(sink: sink, id: id, settings: settings, readings: asked), timeLimit: wait) { [weak self] in
             self?.answerPendingGets()
         }
+        tellReaders()
         return nil
     }
 
-    private func getReply(_ settings: SubscriptionSettings?, id: RequestID?) -> String {
-        guard let settings else { return ServerMessage.state(id: id, state.systemState, fresh: isFresh).line }
+    private func getReply(_ settings: SubscriptionSettings?, readings asked: Set<ReadingKind>, id: RequestID?) -> String {
+        let fresh = isFresh && asked.allSatisfy(readings.isSettled)
+        // Told as not present when nothing is known of it even now.
+        let told = asked.sorted().map { readings.state(of: $0) ?? ReadingState(kind: $0, present: false) }
+        guard let settings else { return ServerMessage.state(id: id, state.systemState, fresh: fresh, readings: told).line }
         do {
             // Exactly what a client that subscribed now would be told first.
-            return ServerMessage.state(id: id, state.state(seenBy: try state.clientView(settings)), fresh: isFresh).line
+            let view = try state.clientView(settings)
+            return ServerMessage.state(id: id, state.state(seenBy: view), fresh: fresh, readings: told).line
         } catch {
             return Self.emptyMask(error, id: id)
         }
@@ -128,11 +152,34 @@ public final class Publisher {
 
     /// Answers every waiting `get` with the state as it is.
     private func answerPendingGets() {
-        pendingGets.answerAll { getReply($0.settings, id: $0.id) }
+        pendingGets.answerAll { getReply($0.settings, readings: $0.readings, id: $0.id) }
+        tellReaders()
     }
 
-    /// Subscribes `sink`, or changes its subscription. Returns the reply line.
-    public func subscribe(_ sink: any SubscriberSink, settings: SubscriptionSettings, id: RequestID?) -> String {
+    /// Answers the waiting `get`s once they have all they wait for: a fresh orientation (or none to come) and a
+    /// reading of each sensor asked for.
+    private func answerPendingGetsIfSettled() {
+        guard !pendingGets.isEmpty, isFresh || pendingGets.orientationSettled,
+            pendingGets.readings.allSatisfy(readings.isSettled)
+        else { return }
+        answerPendingGets()
+    }
+
+    /// Tells the demand how many socket clients want each one-value sensor, when that changed.
+    private func tellReaders() {
+        var counts: [SensorKind: Int] = [:]
+        for (kind, count) in subscribers.readers { counts[kind.sensorKind] = count }
+        for kind in pendingGets.readings { counts[kind.sensorKind, default: 0] += 1 }
+        guard counts != readersTold else { return }
+        readersTold = counts
+        dependencies.readersChanged(counts)
+    }
+
+    /// Subscribes `sink`, or changes its subscription, with events of the one-value sensors in `readings`.
+    /// Returns the reply line, followed by an event line for each of those sensors whose state is known.
+    public func subscribe(
+        _ sink: any SubscriberSink, settings: SubscriptionSettings, readings asked: Set<ReadingKind> = [], id: RequestID?
+    ) -> String {
         if let existing = subscribers[sink] {
             let before = existing.view.interface
             do {
@@ -140,15 +187,18 @@ public final class Publisher {
             } catch {
                 return Self.emptyMask(error, id: id)
             }
+            subscribers.setReadings(asked, of: existing)
+            tellReaders()
             let current = state.state(seenBy: existing.view)
             existing.markSent(current)
             let reply = ServerMessage.state(id: id, current).line
             // UIKit's setNeedsUpdateOfSupportedInterfaceOrientations: a change it causes is also an event.
-            return existing.view.interface != before ? reply + ServerMessage.event(current).line : reply
+            let event = existing.view.interface != before ? ServerMessage.event(current).line : ""
+            return reply + event + readingEvents(for: existing)
         }
         let subscriber: Subscriber
         do {
-            subscriber = Subscriber(sink: sink, settings: settings, view: try state.clientView(settings))
+            subscriber = Subscriber(sink: sink, settings: settings, view: try state.clientView(settings), readings: asked)
         } catch {
             return Self.emptyMask(error, id: id)
         }
@@ -156,7 +206,16 @@ public final class Publisher {
         let current = state.state(seenBy: subscriber.view)
         subscriber.markSent(current)
         dependencies.subscribersChanged(subscribers.count)
-        return ServerMessage.state(id: id, current).line
+        tellReaders()
+        return ServerMessage.state(id: id, current).line + readingEvents(for: subscriber)
+    }
+
+    /// The events that tell a subscriber what is known of the one-value sensors it asked for (the last level at
+    /// once, or that none is present), to follow its reply.
+    private func readingEvents(for subscriber: Subscriber) -> String {
+        subscriber.readings.sorted().compactMap { kind in
+            readings.state(of: kind).flatMap { subscriber.offer($0, afterReply: true) }
+        }.joined()
     }
 
     private static func emptyMask(_ error: EmptyMaskError, id: RequestID?) -> String {
@@ -166,12 +225,14 @@ public final class Publisher {
     public func unsubscribe(_ sink: any SubscriberSink) {
         guard subscribers.remove(sink) else { return }
         dependencies.subscribersChanged(subscribers.count)
+        tellReaders()
     }
 
     /// The sink's connection closed: its subscription and any `get` it waits for go.
     public func disconnected(_ sink: any SubscriberSink) {
         unsubscribe(sink)
         pendingGets.remove(sink)
+        tellReaders()
     }
 
     public func isSubscribed(_ sink: any SubscriberSink) -> Bool { subscribers[sink] != nil }
@@ -205,7 +266,8 @@ public final class Publisher {
             version: version, uptime: (seconds * 1000).rounded() / 1000, subscribers: subscribers.count,
             sampling: state.settings.sampling.rawValue, naturalOrientation: state.settings.panel.natural.rawValue,
             naturalOrientationSource: state.settings.panel.sourceDescription, sensorState: state.sensor,
-            sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) })
+            sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) },
+            readingSensors: readings.report)
         return ServerMessage.status(id: id, report).line
     }
 
@@ -224,7 +286,8 @@ public final class Publisher {
     /// A replayed trace ran out: `get` answers at once from now on.
     public func sourceEnded() {
         state.sourceEnded()
-        answerPendingGets()
+        pendingGets.orientationSettled = true
+        answerPendingGetsIfSettled()
     }
 
     public func deviceChanged(_ device: DeviceOrientation, time: Double) {
@@ -257,7 +320,7 @@ public final class Publisher {
 
     private func freshnessMayHaveChanged(wasFresh: Bool) {
         guard isFresh else { return }
-        answerPendingGets()
+        answerPendingGetsIfSettled()
         if !wasFresh { dependencies.becameFresh() }
     }
 
@@ -267,8 +330,18 @@ public final class Publisher {
         subscribers.apply(state.sensorLost(sensorState))
         if state.tilt != tilt { dependencies.tiltChanged(state.tilt) }
         broadcast()
-        // No sensor to wait for: say so now rather than at the time limit.
-        answerPendingGets()
+        // No sensor to wait for: say so now rather than at the time limit (once the readings asked for are in).
+        pendingGets.orientationSettled = true
+        answerPendingGetsIfSettled()
+    }
+
+    // MARK: The one-value sensors
+
+    /// What the reading service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
+    /// waiting for its reading may be answered.
+    public func readingNews(_ news: ReadingService.News, of kind: SensorKind) {
+        if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
+        answerPendingGetsIfSettled()
     }
 
     // MARK: Configuration

@@ -1,21 +1,36 @@
 import OrientCore
 import OrientProtocol
 
-/// One subscribed connection: its own mask, preferred orientation and autorotation, and what it has been sent.
+/// One subscribed connection: its own mask, preferred orientation and autorotation, the one-value sensors it asked
+/// for, and what it has been sent.
 final class Subscriber {
     unowned let sink: any SubscriberSink
     private(set) var settings: SubscriptionSettings
     private(set) var view: InterfaceOrientationTracker
+    /// The one-value sensors whose events it gets besides the orientation's.
+    private(set) var readings: Set<ReadingKind>
+    /// The last state of each of them written to the client, and the newest it is owed while its socket is full.
+    private var readingsSent: [ReadingKind: ReadingState] = [:]
+    private var readingsPending: [ReadingKind: ReadingState] = [:]
     /// The last state written to the client (in a reply or an event).
     private var lastSent: OrientationState?
     /// A newer state is waiting for the socket to drain. Only the newest is ever sent: a client that does not
     /// read costs one flag, not a growing queue.
     private var pending: OrientationState?
 
-    init(sink: any SubscriberSink, settings: SubscriptionSettings, view: InterfaceOrientationTracker) {
+    init(sink: any SubscriberSink, settings: SubscriptionSettings, view: InterfaceOrientationTracker, readings: Set<ReadingKind>) {
         self.sink = sink
         self.settings = settings
         self.view = view
+        self.readings = readings
+    }
+
+    /// A later `subscribe` asks for other readings: those it no longer asks for are forgotten, so that asking again
+    /// sends the state anew.
+    func updateReadings(_ readings: Set<ReadingKind>) {
+        self.readings = readings
+        readingsSent = readingsSent.filter { readings.contains($0.key) }
+        readingsPending = readingsPending.filter { readings.contains($0.key) }
     }
 
     func updateSettings(_ settings: SubscriptionSettings) throws(EmptyMaskError) {
@@ -47,10 +62,32 @@ final class Subscriber {
         pending = nil
     }
 
-    /// The socket drained: send the newest state if one is waiting.
+    /// Sends a one-value sensor's state as an event if the client asked for that kind and it is news, now or once
+    /// the socket drains. With `afterReply` the event is not sent but returned, for the caller to write after the
+    /// reply it is writing.
+    @discardableResult
+    func offer(
+        _ reading: ReadingState, afterReply: Bool = false, encoded: (ReadingState) -> String = { ServerMessage.reading($0).line }
+    ) -> String? {
+        guard readings.contains(reading.kind), readingsSent[reading.kind] != reading else {
+            readingsPending[reading.kind] = nil
+            return nil
+        }
+        guard sink.isWritable || afterReply else {
+            readingsPending[reading.kind] = reading
+            return nil
+        }
+        let line = encoded(reading)
+        if !afterReply { sink.send(line) }
+        readingsSent[reading.kind] = reading
+        readingsPending[reading.kind] = nil
+        return line
+    }
+
+    /// The socket drained: send the newest states if some are waiting.
     func writable(encoded: (OrientationState) -> String) {
-        guard let pending else { return }
-        offer(pending, encoded: encoded)
+        if let pending { offer(pending, encoded: encoded) }
+        for reading in readingsPending.values.sorted(by: { $0.kind < $1.kind }) { offer(reading) }
     }
 
     private func isNews(_ state: OrientationState) -> Bool {

@@ -4,6 +4,8 @@ import OrientProtocol
 /// The subscribed connections, and the fan-out of a change to them.
 struct SubscriberRegistry {
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    /// How many subscribers asked for each one-value sensor, kept as they come, go and change.
+    private(set) var readers: [ReadingKind: Int] = [:]
 
     var count: Int { subscribers.count }
 
@@ -11,11 +13,28 @@ struct SubscriberRegistry {
 
     mutating func add(_ subscriber: Subscriber) {
         subscribers[ObjectIdentifier(subscriber.sink)] = subscriber
+        count(subscriber.readings, by: 1)
     }
 
     /// Returns whether `sink` was subscribed.
     mutating func remove(_ sink: any SubscriberSink) -> Bool {
-        subscribers.removeValue(forKey: ObjectIdentifier(sink)) != nil
+        guard let removed = subscribers.removeValue(forKey: ObjectIdentifier(sink)) else { return false }
+        count(removed.readings, by: -1)
+        return true
+    }
+
+    /// A subscriber asks for other one-value sensors.
+    mutating func setReadings(_ readings: Set<ReadingKind>, of subscriber: Subscriber) {
+        count(subscriber.readings, by: -1)
+        subscriber.updateReadings(readings)
+        count(readings, by: 1)
+    }
+
+    private mutating func count(_ kinds: Set<ReadingKind>, by change: Int) {
+        for kind in kinds {
+            let count = (readers[kind] ?? 0) + change
+            readers[kind] = count > 0 ? count : nil
+        }
     }
 
     func apply(_ update: ViewUpdate) {
@@ -29,6 +48,18 @@ struct SubscriberRegistry {
         let stranded = subscribers.values.filter { mask.intersection($0.settings.mask).isEmpty }.count
         guard stranded > 0 else { return nil }
         return "the mask \(shown ?? mask) would leave \(stranded) subscriber(s) with no allowed orientation"
+    }
+
+    /// Offers a one-value sensor's state to every subscriber that asked for its kind; the line is encoded once.
+    func broadcast(_ reading: ReadingState) {
+        var line: String?
+        for subscriber in subscribers.values {
+            subscriber.offer(reading) { reading in
+                if let line { return line }
+                line = ServerMessage.reading(reading).line
+                return line!
+            }
+        }
     }
 
     /// Offers every subscriber its current state; each event line is encoded once per distinct state.

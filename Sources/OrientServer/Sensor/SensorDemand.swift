@@ -2,8 +2,8 @@ import OrientSampleSource
 import Synchronization
 
 /// What clients want of the sensors: the one channel through which demand flows back to the services that read
-/// them, from the publisher (socket subscribers, a `get` waiting) and the D-Bus facade (claims, per kind of
-/// sensor). It holds no reference to any of them, so data flows one way: sensor, engine, published state, sinks;
+/// them, from the publisher (socket subscribers, a `get` waiting, per kind of sensor) and the D-Bus facade (claims,
+/// per kind of sensor). It holds no reference to any of them, so data flows one way: sensor, engine, published state, sinks;
 /// and demand back through here.
 public final class SensorDemand: Sendable {
     public struct Level: Sendable, Equatable {
@@ -11,17 +11,27 @@ public final class SensorDemand: Sendable {
         public var subscribers = 0
         /// D-Bus clients that claim each kind of sensor; a kind nobody claims is absent.
         public var claims: [SensorKind: Int] = [:]
+        /// Socket clients that want a one-value kind (light, proximity): subscribers that asked for its readings,
+        /// and a `get` waiting for one. A kind nobody wants is absent.
+        public var readers: [SensorKind: Int] = [:]
         /// A `get` waits for a fresh orientation (see ``Publisher/get(_:from:id:)``).
         public var freshStateWanted = false
 
-        public init(subscribers: Int = 0, claims: [SensorKind: Int] = [:], freshStateWanted: Bool = false) {
+        public init(
+            subscribers: Int = 0, claims: [SensorKind: Int] = [:], readers: [SensorKind: Int] = [:],
+            freshStateWanted: Bool = false
+        ) {
             self.subscribers = subscribers
             self.claims = claims.filter { $0.value > 0 }
+            self.readers = readers.filter { $0.value > 0 }
             self.freshStateWanted = freshStateWanted
         }
 
         /// How many D-Bus clients claim `kind`.
         public func claims(of kind: SensorKind) -> Int { claims[kind] ?? 0 }
+
+        /// How many socket clients want readings of `kind`.
+        public func readers(of kind: SensorKind) -> Int { readers[kind] ?? 0 }
     }
 
     private struct State {
@@ -57,6 +67,8 @@ public final class SensorDemand: Sendable {
         change { $0.claims[kind] = count > 0 ? count : nil }
     }
     public func setFreshStateWanted(_ wanted: Bool) { change { $0.freshStateWanted = wanted } }
+    /// Every kind's socket readers at once, as the publisher counts them; a kind left out has none.
+    public func setReaders(_ readers: [SensorKind: Int]) { change { $0.readers = readers.filter { $0.value > 0 } } }
 
     private func change(_ body: (inout Level) -> Void) {
         // Yielded under the lock, so that two changes from two threads arrive in the order they were made.

@@ -101,8 +101,9 @@ final class ConnectionHandler: ChannelInboundHandler, SubscriberSink {
 
     private func answer(_ request: Request) -> String? {
         switch request.operation {
-        case .get(let settings): return publisher.get(settings, from: self, id: request.id)
-        case .subscribe(let settings): return publisher.subscribe(self, settings: settings, id: request.id)
+        case .get(let settings, let readings): return publisher.get(settings, readings: readings, from: self, id: request.id)
+        case .subscribe(let settings, let readings):
+            return publisher.subscribe(self, settings: settings, readings: readings, id: request.id)
         case .unsubscribe:
             publisher.unsubscribe(self)
             return ServerMessage.done(id: request.id).line

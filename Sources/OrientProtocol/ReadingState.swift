@@ -1,0 +1,97 @@
+/// A one-value sensor a socket client may ask for besides the orientation (`"readings":["light","proximity"]`).
+///
+/// The compass is not one: a heading helps locate a person, so it is served on D-Bus only, to the geoclue user.
+public enum ReadingKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case light
+    case proximity
+
+    public static func < (a: ReadingKind, b: ReadingKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// What a sensor of one kind last read.
+public enum ReadingValue: Sendable, Hashable {
+    /// The ambient light level, filtered as on D-Bus, in the sensor's own unit (`lux`, or `vendor`).
+    case light(level: Double, unit: String)
+    case proximity(near: Bool)
+}
+
+/// What a client is told of one kind of one-value sensor: in a reading event, and in a `get` reply that asked for it.
+public struct ReadingState: Sendable, Hashable {
+    public var kind: ReadingKind
+    /// Whether a sensor of this kind is there; `false` also when the daemon serves none (a replay).
+    public var present: Bool
+    /// The last value read; `nil` while none is present, or before its first reading.
+    public var value: ReadingValue?
+
+    public init(kind: ReadingKind, present: Bool, value: ReadingValue? = nil) {
+        self.kind = kind
+        self.present = present
+        self.value = value
+    }
+
+    public var level: Double? {
+        if case .light(let level, _) = value { return level }
+        return nil
+    }
+
+    public var unit: String? {
+        if case .light(_, let unit) = value { return unit }
+        return nil
+    }
+
+    public var near: Bool? {
+        if case .proximity(let near) = value { return near }
+        return nil
+    }
+}
+
+/// The members of a reading state, written into the object that carries it (an event, or a reply's `light`
+/// object). Every member of its kind is always written, `null` when unknown, so that a client reads one shape.
+extension ReadingState {
+    func encodeMembers(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: WireKey.self)
+        try members.encode(present, forKey: .present)
+        try Self.encode(value, of: kind, into: &members)
+    }
+
+    init(kind: ReadingKind, members decoder: any Decoder) throws {
+        try self.init(kind: kind, members: decoder.container(keyedBy: WireKey.self))
+    }
+
+    init(kind: ReadingKind, members: KeyedDecodingContainer<WireKey>) throws {
+        self.init(
+            kind: kind, present: try members.decode(Bool.self, forKey: .present),
+            value: try Self.decodeValue(of: kind, from: members))
+    }
+
+    /// `level` and `unit` for light, `near` for proximity.
+    static func encode(_ value: ReadingValue?, of kind: ReadingKind, into members: inout KeyedEncodingContainer<WireKey>) throws {
+        let state = ReadingState(kind: kind, present: true, value: value)
+        switch kind {
+        case .light:
+            try members.encode(state.level, forKey: .level)
+            try members.encode(state.unit, forKey: .unit)
+        case .proximity:
+            try members.encode(state.near, forKey: .near)
+        }
+    }
+
+    static func decodeValue(of kind: ReadingKind, from members: KeyedDecodingContainer<WireKey>) throws -> ReadingValue? {
+        switch kind {
+        case .light:
+            guard let level = try members.decodeIfPresent(Double.self, forKey: .level) else { return nil }
+            return .light(level: level, unit: try members.decodeIfPresent(String.self, forKey: .unit) ?? "lux")
+        case .proximity:
+            return try members.decodeIfPresent(Bool.self, forKey: .near).map { .proximity(near: $0) }
+        }
+    }
+}
+
+/// A reading state nested under its kind's name, as in a `get` reply: `"light":{"present":true,...}`.
+struct NestedReadingState: Encodable {
+    let state: ReadingState
+
+    func encode(to encoder: any Encoder) throws { try state.encodeMembers(to: encoder) }
+}

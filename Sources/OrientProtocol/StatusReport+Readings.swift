@@ -1,0 +1,76 @@
+/// The one-value sensors in the answer to `status`: `"readings":{"light":{...},"proximity":{...},"compass":{...}}`,
+/// one member for each kind the daemon serves.
+extension StatusReport {
+    public struct ReadingSensor: Sendable, Equatable {
+        /// `light`, `proximity` or `compass`.
+        public var kind: String
+        /// Whether a sensor of this kind is plugged in; `nil` until udev has said.
+        public var present: Bool?
+        /// Whether it is read now (someone wants it). The compass says whether it is present and nothing more.
+        public var open: Bool?
+        /// The sensor last opened: its device id, driver name, why it was taken, and its reading interval in
+        /// seconds; `nil` before it was first opened.
+        public var id: String?
+        public var name: String?
+        public var foundBy: String?
+        public var interval: Double?
+        /// A proximity sensor's near level (raw).
+        public var nearLevel: Double?
+        /// What it last read (light and proximity).
+        public var value: ReadingValue?
+
+        public init(
+            kind: String, present: Bool?, open: Bool? = nil, id: String? = nil, name: String? = nil, foundBy: String? = nil,
+            interval: Double? = nil, nearLevel: Double? = nil, value: ReadingValue? = nil
+        ) {
+            self.kind = kind
+            self.present = present
+            self.open = open
+            self.id = id
+            self.name = name
+            self.foundBy = foundBy
+            self.interval = interval
+            self.nearLevel = nearLevel
+            self.value = value
+        }
+    }
+
+    func encodeReadings(into members: inout KeyedEncodingContainer<WireKey>) throws {
+        guard let readingSensors else { return }
+        var all = members.nestedContainer(keyedBy: WireKey.self, forKey: .readings)
+        for sensor in readingSensors {
+            guard let key = WireKey(stringValue: sensor.kind) else { continue }
+            var detail = all.nestedContainer(keyedBy: WireKey.self, forKey: key)
+            try detail.encode(sensor.present, forKey: .present)
+            // The compass: present or not, nothing that tells where someone is or that someone asks.
+            guard key != .compass else { continue }
+            try detail.encode(sensor.open, forKey: .open)
+            try detail.encode(sensor.id, forKey: .id)
+            try detail.encode(sensor.name, forKey: .name)
+            try detail.encode(sensor.foundBy, forKey: .foundBy)
+            try detail.encode(sensor.interval, forKey: .interval)
+            if key == .proximity { try detail.encode(sensor.nearLevel, forKey: .nearLevel) }
+            if let kind = ReadingKind(rawValue: sensor.kind) { try ReadingState.encode(sensor.value, of: kind, into: &detail) }
+        }
+    }
+
+    static func decodeReadings(from members: KeyedDecodingContainer<WireKey>) throws -> [ReadingSensor]? {
+        guard members.contains(.readings) else { return nil }
+        let all = try members.nestedContainer(keyedBy: WireKey.self, forKey: .readings)
+        // JSON objects have no order: in the daemon's (light, proximity, compass); kinds this client does not know
+        // are skipped.
+        let order: [WireKey] = [.light, .proximity, .compass]
+        return try order.filter(all.contains).map { key in
+            let detail = try all.nestedContainer(keyedBy: WireKey.self, forKey: key)
+            var sensor = ReadingSensor(kind: key.stringValue, present: try detail.decodeIfPresent(Bool.self, forKey: .present))
+            sensor.open = try detail.decodeIfPresent(Bool.self, forKey: .open)
+            sensor.id = try detail.decodeIfPresent(String.self, forKey: .id)
+            sensor.name = try detail.decodeIfPresent(String.self, forKey: .name)
+            sensor.foundBy = try detail.decodeIfPresent(String.self, forKey: .foundBy)
+            sensor.interval = try detail.decodeIfPresent(Double.self, forKey: .interval)
+            sensor.nearLevel = try detail.decodeIfPresent(Double.self, forKey: .nearLevel)
+            if let kind = ReadingKind(rawValue: key.stringValue) { sensor.value = try ReadingState.decodeValue(of: kind, from: detail) }
+            return sensor
+        }
+    }
+}

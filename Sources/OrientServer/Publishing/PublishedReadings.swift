@@ -1,0 +1,115 @@
+import OrientProtocol
+import OrientSampleSource
+
+/// What the daemon knows of each one-value sensor it serves (light, proximity, compass), from its reading service:
+/// whether one is plugged in, whether it is read, the sensor last opened and its last reading. Pure: each change
+/// returns the state socket clients are now told of that kind, when that may have changed.
+struct PublishedReadings {
+    struct Sensor {
+        /// Whether one is plugged in: udev's word, or the source's own (opened, lost, none found); `nil` until
+        /// either has spoken.
+        var present: Bool?
+        /// The reading service has started the source (someone wants the kind).
+        var open = false
+        /// Since the source started, it has read a value or found no sensor: a `get` waiting for it may answer.
+        var heardSinceOpened = false
+        var description: ReadingSensorDescription?
+        /// The last value published (light after its filter, as D-Bus shows it); forgotten when the sensor goes.
+        var last: Reading?
+    }
+
+    /// The kinds served, in the order `status` lists them.
+    let kinds: [SensorKind]
+    private var sensors: [SensorKind: Sensor]
+
+    init(kinds: [SensorKind]) {
+        self.kinds = kinds
+        self.sensors = Dictionary(uniqueKeysWithValues: kinds.map { ($0, Sensor()) })
+    }
+
+    subscript(kind: SensorKind) -> Sensor? { sensors[kind] }
+
+    /// Takes what a reading service said. Returns the state clients are told of its kind, or `nil` when the kind
+    /// is not one they can ask for (the compass).
+    mutating func take(_ news: ReadingService.News, of kind: SensorKind) -> ReadingState? {
+        guard var sensor = sensors[kind] else { return nil }
+        switch news {
+        case .present(let present):
+            sensor.present = present
+            if !present { sensor.last = nil }
+        case .started:
+            sensor.open = true
+            sensor.heardSinceOpened = false
+        case .stopped:
+            sensor.open = false
+            sensor.heardSinceOpened = false
+        case .event(.opened(let description)):
+            sensor.present = true
+            sensor.description = description
+        case .event(.reading(let reading)):
+            sensor.present = true
+            sensor.heardSinceOpened = true
+            // The compass heading is kept from the socket altogether (see PROTOCOL.md).
+            if reading.kind != .compass { sensor.last = reading }
+        case .event(.lost), .event(.noSensor):
+            sensor.present = false
+            sensor.heardSinceOpened = true
+            sensor.last = nil
+        }
+        sensors[kind] = sensor
+        return kind.readingKind.flatMap(state(of:))
+    }
+
+    /// What a client is told of `kind`; `nil` while nothing is known of it yet (no word from udev or the sensor).
+    /// A kind the daemon does not serve is not present.
+    func state(of kind: ReadingKind) -> ReadingState? {
+        guard let sensor = sensors[kind.sensorKind] else { return ReadingState(kind: kind, present: false) }
+        guard let present = sensor.present else { return nil }
+        return ReadingState(kind: kind, present: present, value: present ? sensor.last.flatMap(\.value) : nil)
+    }
+
+    /// Whether a `get` that asked for `kind` has what it waits for: the sensor read (or found absent) since it was
+    /// opened for it. A kind not served has nothing to wait for.
+    func isSettled(_ kind: ReadingKind) -> Bool {
+        guard let sensor = sensors[kind.sensorKind] else { return true }
+        return sensor.open && sensor.heardSinceOpened
+    }
+
+    /// Each kind served, for `status`.
+    var report: [StatusReport.ReadingSensor] {
+        kinds.map { kind in
+            let sensor = sensors[kind] ?? Sensor()
+            guard kind != .compass else { return StatusReport.ReadingSensor(kind: kind.rawValue, present: sensor.present) }
+            let description = sensor.description
+            return StatusReport.ReadingSensor(
+                kind: kind.rawValue, present: sensor.present, open: sensor.open, id: description?.id,
+                name: description?.name, foundBy: description?.foundBy, interval: description?.interval,
+                nearLevel: description?.nearLevel, value: sensor.last?.value)
+        }
+    }
+}
+
+extension ReadingKind {
+    var sensorKind: SensorKind {
+        switch self {
+        case .light: .light
+        case .proximity: .proximity
+        }
+    }
+}
+
+extension SensorKind {
+    /// The kind as a socket client asks for it; `nil` for the accelerometer and the compass.
+    var readingKind: ReadingKind? { ReadingKind(rawValue: rawValue) }
+}
+
+extension Reading {
+    /// The value as the socket carries it; `nil` for the compass, which it does not.
+    var value: ReadingValue? {
+        switch self {
+        case .light(let level, let unit): .light(level: level, unit: unit.rawValue)
+        case .proximity(let near): .proximity(near: near)
+        case .compass: nil
+        }
+    }
+}
