@@ -207,7 +207,7 @@ struct ConvertibleToolsTests {
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         let status = try Self.orientctl(["status", "--socket", daemon.socket])
         #expect(status.stdout.contains("sensor: available: iio:device0"), "\(status.stdout)")
-        #expect(status.stdout.hasSuffix("base sensor: none\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("base sensor: none\n"), "\(status.stdout)")
 
         let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
         #expect(human.stdout.split(separator: "\n").filter { $0.hasPrefix("Base sensor") }
