@@ -34,10 +34,12 @@ struct SideBySideLifecycleTests {
         let bench = try SideBySideBench(driver, daemon)
         try bench.plug(readings[0].raw)
         try bench.start()
+        /// The bench the steps watch: the last step needs a daemon that has never seen the sensor.
+        var watched = bench
         func step(_ name: String, _ action: () throws -> Void) rethrows {
-            let start = bench.mark()
+            let start = watched.mark()
             try action()
-            seen.append(bench.observe(name, since: start))
+            seen.append(watched.observe(name, since: start))
         }
         let quiet = useconds_t(driver.quietWait * 1_000_000)
 
@@ -94,15 +96,14 @@ struct SideBySideLifecycleTests {
         // 7. A claim made before the sensor exists takes effect when it appears.
         let fresh = try SideBySideBench(driver, daemon)
         try fresh.start()
+        watched = fresh
         var early: LineProcess!
-        var start = fresh.mark()
-        early = try fresh.claimant()
-        seen.append(fresh.observe("claimed before it exists", since: start))
-        start = fresh.mark()
-        try fresh.plug(readings[5].raw)
-        fresh.waitForHas(true)
-        fresh.reach(readings[5], timeout: driver.changeTimeout)
-        seen.append(fresh.observe("appeared", since: start))
+        try step("claimed before it exists") { early = try fresh.claimant() }
+        try step("appeared") {
+            try fresh.plug(readings[5].raw)
+            fresh.waitForHas(true)
+            fresh.reach(readings[5], timeout: driver.changeTimeout)
+        }
         early.kill()
         return (seen, log + "\n--- claimed before it exists:\n" + fresh.log)
     }
