@@ -159,22 +159,31 @@ final class SideBySideBench {
         bus.property(name, path: driver.objectPath, interface: driver.interface) ?? "unreadable"
     }
 
-    /// Where the signals seen so far end, once the monitor has been quiet for `quiet` seconds.
-    func mark(quiet: Double = 0.01) -> Int {
-        while signals.waitForLine(after: signals.lines.count, timeout: quiet, { _ in true }) != nil {}
-        return signals.lines.count
+    /// Where a step starts: the signals seen so far, and the sensor's properties then.
+    struct Mark {
+        let line: Int
+        let properties: [String: String]
+    }
+
+    func mark() -> Mark {
+        while signals.waitForLine(after: signals.lines.count, timeout: 0.01, { _ in true }) != nil {}
+        return Mark(line: signals.lines.count, properties: Dictionary(uniqueKeysWithValues: driver.properties.map { ($0, property($0)) }))
     }
 
     /// The sensor's properties as a client reads them, and the PropertiesChanged signals of them since `start`.
-    func observe(_ step: String, since start: Int) -> SideBySideObservation {
-        let end = mark(quiet: 0.3)
-        let published = signals.lines[start..<end].filter { $0.contains("PropertiesChanged") }.map { line in
+    func observe(_ step: String, since start: Mark) -> SideBySideObservation {
+        // A property that changed has a signal on its way: under load, the monitor may print it a while after
+        // the property reads the new value.
+        for name in driver.properties where !HIDSensorTests.agree(property(name), start.properties[name] ?? "") {
+            _ = signals.waitForLine(after: start.line, timeout: 3) { $0.contains("'\(name)': <") }
+        }
+        while signals.waitForLine(after: signals.lines.count, timeout: 0.3, { _ in true }) != nil {}
+        let published = signals.lines[start.line...].filter { $0.contains("PropertiesChanged") }.map { line in
             // A signal carries a dictionary: the order of its entries says nothing.
             line.matches(of: #/'(\w+)': <([^>]*)>/#).map { (name: String($0.1), value: String($0.2)) }
                 .filter { driver.properties.contains($0.name) }.sorted { $0.name < $1.name }
         }.filter { !$0.isEmpty }
-        return SideBySideObservation(
-            step: step, properties: driver.properties.map { ($0, property($0)) }, published: published)
+        return SideBySideObservation(step: step, properties: driver.properties.map { ($0, property($0)) }, published: published)
     }
 
     deinit {
