@@ -159,22 +159,32 @@ final class SideBySideBench {
         bus.property(name, path: driver.objectPath, interface: driver.interface) ?? "unreadable"
     }
 
+    /// Every property of the sensor, read in one busctl call (one line each).
+    func properties() -> [SideBySideObservation.Entry] {
+        let output = bus.busctl(["get-property", "net.hadess.SensorProxy", driver.objectPath, driver.interface] + driver.properties)
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        guard output.status == 0, lines.count == driver.properties.count else {
+            return driver.properties.map { ($0, "unreadable") }
+        }
+        return Array(zip(driver.properties, lines)).map { (name: $0.0, value: $0.1) }
+    }
+
     /// Where a step starts: the signals seen so far, and the sensor's properties then.
     struct Mark {
         let line: Int
-        let properties: [String: String]
+        let properties: [SideBySideObservation.Entry]
     }
 
     func mark() -> Mark {
         while signals.waitForLine(after: signals.lines.count, timeout: 0.01, { _ in true }) != nil {}
-        return Mark(line: signals.lines.count, properties: Dictionary(uniqueKeysWithValues: driver.properties.map { ($0, property($0)) }))
+        return Mark(line: signals.lines.count, properties: properties())
     }
 
     /// The sensor's properties as a client reads them, and the PropertiesChanged signals of them since `start`.
     func observe(_ step: String, since start: Mark) -> SideBySideObservation {
         // A property that changed has a signal on its way: under load, the monitor may print it a while after
         // the property reads the new value.
-        for name in driver.properties where !HIDSensorTests.agree(property(name), start.properties[name] ?? "") {
+        for ((name, now), (_, then)) in zip(properties(), start.properties) where !HIDSensorTests.agree(now, then) {
             _ = signals.waitForLine(after: start.line, timeout: 3) { $0.contains("'\(name)': <") }
         }
         while signals.waitForLine(after: signals.lines.count, timeout: 0.3, { _ in true }) != nil {}
@@ -183,7 +193,7 @@ final class SideBySideBench {
             line.matches(of: #/'(\w+)': <([^>]*)>/#).map { (name: String($0.1), value: String($0.2)) }
                 .filter { driver.properties.contains($0.name) }.sorted { $0.name < $1.name }
         }.filter { !$0.isEmpty }
-        return SideBySideObservation(step: step, properties: driver.properties.map { ($0, property($0)) }, published: published)
+        return SideBySideObservation(step: step, properties: properties(), published: published)
     }
 
     deinit {
