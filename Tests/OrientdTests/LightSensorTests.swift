@@ -172,6 +172,8 @@ struct LightSensorTests {
         try setup.startOrientd()
         let monitor = try setup.monitorSensor()
         #expect(monitor.waitForLine { $0 == "    Light changed: 50.000000 (lux)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        // The accelerometer's first orientation may come after the sensor's first reading on a busy machine.
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(setup.daemon.log)")
         var start = monitor.lines.count
         try setup.testbed.remove(try #require(setup.lightPath))
         #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
@@ -246,7 +248,9 @@ struct LightSensorTests {
         brighter["in_illuminance_raw"] = "300"
         try setup.addLight(brighter)
         #expect(waitFor { setup.level() == "d 150" }, "\(setup.daemon.log)")
-        #expect(setup.daemon.log.components(separatedBy: "read failed").count == 2, "said once:\n\(setup.daemon.log)")
+        // Said once as a loss; a udev event meanwhile may add one failed attempt to reopen it, said once too.
+        #expect(setup.daemon.log.components(separatedBy: "light sensor lost").count == 2, "said once:\n\(setup.daemon.log)")
+        #expect(setup.daemon.log.components(separatedBy: "cannot open the light sensor").count <= 2, "\(setup.daemon.log)")
     }
 
     @Test("A scale of 0 counts as 1, said once in the log; the accelerometer still served")
