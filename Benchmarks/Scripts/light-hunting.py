@@ -21,7 +21,6 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -30,6 +29,8 @@ import gi
 
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
+
+from monitored_daemon import MonitoredDaemon  # noqa: E402
 
 ROOM = 300.0
 DARK = 4.0
@@ -87,28 +88,14 @@ class Sensor:
             time.sleep(TICK)
 
 
-class Daemon:
-    """A daemon on its own private bus, its light claimed by monitor-sensor, each change timestamped."""
+class Daemon(MonitoredDaemon):
+    """A daemon whose light is claimed by monitor-sensor, each level published timestamped."""
 
     def __init__(self, label, command, sensor):
-        self.label = label
-        self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                                    stdout=subprocess.PIPE, text=True)
-        address = self.bus.stdout.readline().strip()
-        environment = sensor.environment()
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        self.process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.changes = []  # (monotonic time, level)
-        time.sleep(1)
-        self.monitor = subprocess.Popen(
-            ["stdbuf", "-oL", "monitor-sensor", "--light"], stdout=subprocess.PIPE, text=True,
-            env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address))
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(label, command, sensor.environment(), ("--light",))
 
-    def _read(self):
-        for line in self.monitor.stdout:
-            if "Light changed:" in line:
-                self.changes.append((time.monotonic(), float(line.split(":", 1)[1].split()[0])))
+    def parse(self, line):
+        return float(line.split(":", 1)[1].split()[0]) if "Light changed:" in line else None
 
     def count(self, start, end):
         return sum(1 for stamp, _ in self.changes if start <= stamp < end)
@@ -119,11 +106,6 @@ class Daemon:
             if since <= stamp < until and abs(level - target) <= 0.3 * target:
                 return stamp
         return None
-
-    def stop(self):
-        for process in (self.monitor, self.process, self.bus):
-            process.terminate()
-            process.wait()
 
 
 def main():

@@ -26,7 +26,6 @@ import math
 import os
 import random
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -35,6 +34,8 @@ import gi
 
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
+
+from monitored_daemon import MonitoredDaemon  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 ONE_G_RAW = 256  # raw units at scale 0.0383072 m/s² per unit
@@ -78,31 +79,14 @@ class Sensor:
         self.testbed.set_attribute(self.path, "in_accel_y_raw", f"{round(-ONE_G_RAW * math.cos(radians))}\n")
 
 
-class Daemon:
-    """A daemon on its own private bus, claimed by monitor-sensor, whose lines are timestamped as they come."""
+class Daemon(MonitoredDaemon):
+    """A daemon claimed by monitor-sensor, its orientation changes timestamped."""
 
     def __init__(self, label, command, sensor, claim=True, claims=("--accel",)):
-        self.label = label
-        self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                                    stdout=subprocess.PIPE, text=True)
-        address = self.bus.stdout.readline().strip()
-        environment = sensor.environment()
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        self.process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.pid = self.process.pid
-        self.changes = []  # (monotonic time, orientation)
-        self.monitor = None
-        if claim:
-            time.sleep(1)
-            self.monitor = subprocess.Popen(
-                ["stdbuf", "-oL", "monitor-sensor", *claims], stdout=subprocess.PIPE, text=True,
-                env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address))
-            threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(label, command, sensor.environment(), claims if claim else ())
 
-    def _read(self):
-        for line in self.monitor.stdout:
-            if "orientation changed:" in line:
-                self.changes.append((time.monotonic(), line.rsplit(":", 1)[1].strip()))
+    def parse(self, line):
+        return line.rsplit(":", 1)[1].strip() if "orientation changed:" in line else None
 
     def first_change_to(self, name, since, timeout):
         deadline = time.monotonic() + timeout
@@ -112,12 +96,6 @@ class Daemon:
                     return stamp
             time.sleep(0.005)
         return None
-
-    def stop(self):
-        for process in (self.monitor, self.process, self.bus):
-            if process:
-                process.terminate()
-                process.wait()
 
 
 def cpu_seconds(path):
