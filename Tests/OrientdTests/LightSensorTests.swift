@@ -16,7 +16,7 @@ struct LightSensorTests {
     /// A polled light sensor as iio-sensor-proxy's udev rule tags it: 100 raw at scale 0.5 is 50 lux.
     static let lightAttributes = ["name": "als", "in_illuminance_raw": "100", "in_illuminance_scale": "0.5"]
     static let lightProperties = ["IIO_SENSOR_PROXY_TYPE": "iio-poll-als"]
-    static let sensorProxyDaemon = "/usr/sbin/iio-sensor-proxy"
+    static let sensorProxyDaemon = SideBySideBench.sensorProxyDaemon
 
     /// One private bus, an emulated accelerometer and (unless told otherwise) light sensor, and a daemon serving them.
     final class Setup {
@@ -187,6 +187,30 @@ struct LightSensorTests {
         let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
         let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 15.000000 (lux)" }
         #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads: \(monitor.lines)\n\(setup.daemon.log)")
+    }
+
+    @Test("A sensor announced as removed is not found again while its sysfs folder lingers, and is once udev adds it back")
+    func removalBeforeFolderGoes() throws {
+        let setup = try Setup()
+        try setup.startOrientd()
+        let monitor = try setup.monitorSensor()
+        #expect(monitor.waitForLine { $0 == "    Light changed: 50.000000 (lux)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
+        let path = try #require(setup.lightPath)
+        var start = monitor.lines.count
+        // The folder stays and its reads succeed: only the event says the sensor is gone.
+        try setup.testbed.uevent(path, "remove")
+        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
+        try setup.setLight("in_illuminance_raw", "60")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(setup.bus.property("HasAmbientLight") == "b false", "found again:\n\(setup.daemon.log)")
+        #expect(setup.level() == "d 50", "read again after its removal")
+        #expect(setup.daemon.log.components(separatedBy: "light sensor als (iio:device1): found by").count == 2,
+                "opened once: \(setup.daemon.log)")
+        start = monitor.lines.count
+        try setup.testbed.uevent(path, "add")
+        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
+        let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 30.000000 (lux)" }
+        #expect(appeared != nil && read != nil, "added back: \(monitor.lines)\n\(setup.daemon.log)")
     }
 
     @Test("A claim made before the sensor exists takes effect when it appears")

@@ -121,6 +121,11 @@ final class UmockdevTestbed {
         _ = try send(["remove": path])
     }
 
+    /// Sends udev event `action` (`add`, `remove`) for `path` and leaves its sysfs folder as it is.
+    func uevent(_ path: String, _ action: String) throws {
+        _ = try send(["uevent": path, "action": action])
+    }
+
     /// An emulated lid switch (an input device reporting SW_LID), shut or open.
     func addLidSwitch(closed: Bool) throws {
         _ = try send(["lid": closed])

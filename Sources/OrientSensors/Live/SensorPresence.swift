@@ -9,14 +9,9 @@ extension IIOSampleSource {
         return UdevSession.changes(of: ["iio"], thread: "orientd-udev") { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
-        } observe: { session, events in
-            // A device announced as removed is gone, even if its sysfs folder lingers a moment.
-            var removed: Set<String> = []
-            for event in events {
-                if event.action == "remove" { removed.insert(event.id) } else { removed.remove(event.id) }
-            }
-            let candidates = session.accelerometers().filter { !removed.contains($0.id) }
-            if case .chosen = SensorSelection.choose(from: candidates, configured: configured) { return true }
+        } observe: { session, _ in
+            // The session leaves a device announced as removed out of its enumerations until it is added again.
+            if case .chosen = SensorSelection.choose(from: session.accelerometers(), configured: configured) { return true }
             return false
         }
     }

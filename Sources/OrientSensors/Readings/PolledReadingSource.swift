@@ -57,15 +57,10 @@ public struct PolledReadingSource: ReadingSource {
             logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
         } observe: { session, events in
-            // A device announced as removed is gone, even if its sysfs folder lingers a moment.
-            var removed: Set<String> = []
-            for event in events {
-                if event.action == "remove" { removed.insert(event.id) } else { removed.remove(event.id) }
-            }
-            refused.forget(removed)
+            // The session leaves a device announced as removed out of its enumerations until it is added again.
+            refused.forget(Set(events.filter { $0.action == "remove" }.map(\.id)))
             return session.deviceFacts(in: drivers.subsystems).contains { device in
-                guard !removed.contains(device.id) else { return false }
-                return drivers.drivers(for: device).contains { driver in
+                drivers.drivers(for: device).contains { driver in
                     guard driver.match(device) != nil else { return false }
                     guard let reason = driver.unusable(device) else { return true }
                     if refused.isNew(device.id, reason) {

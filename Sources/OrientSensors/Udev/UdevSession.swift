@@ -9,9 +9,16 @@ import OrientSampleSource
 
 /// libudev for the sensors' devices: the accelerometers and other sensors present, and add/remove events. Used on
 /// one thread only.
+///
+/// A device whose removal this session's monitor has reported is left out of every enumeration until udev
+/// announces it added again. Its sysfs folder can outlive the `remove` event for a moment (umockdev removes it
+/// after sending the event, and the kernel sends it before tearing the device down): found again in that moment,
+/// a removed sensor would be opened, fail, and be found again.
 final class UdevSession {
     private let udev: OpaquePointer
     private var monitor: OpaquePointer?
+    /// The sysfs paths of devices announced as removed and not added since.
+    private var removed: Set<String> = []
 
     init() throws(SensorError) {
         guard let udev = udev_new() else { throw SensorError("udev_new", errno: errno) }
@@ -49,7 +56,7 @@ final class UdevSession {
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
-            guard let path = optionalString(udev_list_entry_get_name(current)),
+            guard let path = optionalString(udev_list_entry_get_name(current)), !removed.contains(path),
                 let device = udev_device_new_from_syspath(udev, path)
             else { continue }
             defer { udev_device_unref(device) }
@@ -126,10 +133,15 @@ final class UdevSession {
         return udev_monitor_get_fd(monitor)
     }
 
-    /// The next pending event, as (action, device id), or `nil` when none is waiting.
+    /// The next pending event, as (action, device id), or `nil` when none is waiting. A `remove` hides the device
+    /// from enumerations until its next `add`.
     func nextEvent() -> (action: String, id: String)? {
         guard let monitor, let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
-        return (optionalString(udev_device_get_action(device)) ?? "change", optionalString(udev_device_get_sysname(device)) ?? "")
+        let action = optionalString(udev_device_get_action(device)) ?? "change"
+        if let path = optionalString(udev_device_get_syspath(device)) {
+            if action == "remove" { removed.insert(path) } else if action == "add" { removed.remove(path) }
+        }
+        return (action, optionalString(udev_device_get_sysname(device)) ?? "")
     }
 }

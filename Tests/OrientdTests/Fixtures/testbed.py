@@ -152,6 +152,10 @@ for line in sys.stdin:
         testbed.uevent(command["remove"], "remove")
         testbed.remove_device(command["remove"])
         print(json.dumps({"ok": True}), flush=True)
+    elif "uevent" in command:
+        # An event alone, sysfs left as it is: the moment between a removal's event and its folder going, stretched.
+        testbed.uevent(command["uevent"], command["action"])
+        print(json.dumps({"ok": True}), flush=True)
     elif "unlink" in command:
         os.remove(os.path.join(testbed.get_root_dir(), command["unlink"].lstrip("/"), command["attribute"]))
         print(json.dumps({"ok": True}), flush=True)
