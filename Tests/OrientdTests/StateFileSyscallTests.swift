@@ -15,21 +15,57 @@ struct StateFileSyscallTests {
         #expect(try LineClient(path: daemon.socket).request(#""op":"lock""#)?.locked == true)
         daemon.signal(SIGTERM)
         daemon.process.waitUntilExit()
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
-        // The descriptor each path was opened as, so that fsync(N) can be told apart.
-        func descriptor(openedFrom suffix: String) -> String? {
-            calls.last { $0.contains("openat(") && $0.contains(suffix + "\"") }?.split(separator: "=").last
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+        let calls = Self.completedCalls(try String(contentsOfFile: trace, encoding: .utf8))
+        // Where each path was last opened and as which descriptor, so that fsync(N) can be told apart.
+        func opening(of suffix: String) -> (index: Int, descriptor: String)? {
+            guard let index = calls.lastIndex(where: { $0.contains("openat(") && $0.contains(suffix + "\"") }),
+                let descriptor = calls[index].split(separator: "=").last
+            else { return nil }
+            return (index, descriptor.trimmingCharacters(in: .whitespaces))
         }
-        let temporary = try #require(descriptor(openedFrom: ".tmp"), "\(calls.joined(separator: "\n"))")
-        let directory = try #require(descriptor(openedFrom: "/state"))
-        let fileSync = calls.firstIndex { $0.contains("fsync(\(temporary))") }
+        let temporary = try #require(opening(of: ".tmp"), "\(calls.joined(separator: "\n"))")
+        let directory = try #require(opening(of: "/state"))
+        let fileSync = calls[temporary.index...].firstIndex { $0.contains("fsync(\(temporary.descriptor))") }
         let rename = calls.firstIndex { $0.contains("rename(") && $0.contains("state.json\"") }
-        let directorySync = calls.lastIndex { $0.contains("fsync(\(directory))") }
+        let directorySync = calls[directory.index...].lastIndex { $0.contains("fsync(\(directory.descriptor))") }
         #expect(fileSync != nil && rename != nil && directorySync != nil, "\(calls.joined(separator: "\n"))")
         if let fileSync, let rename, let directorySync {
             #expect(fileSync < rename && rename < directorySync, "fsync, rename, fsync of the directory: in that order")
         }
+    }
+
+    /// strace's `-f` output as one line per call, in the order the calls returned. While another thread is in a
+    /// call, strace splits it into `PID call(args <unfinished ...>` and, later, `PID <... call resumed>rest`: the
+    /// two halves are joined at the resumed line, where the call returned.
+    static func completedCalls(_ output: String) -> [String] {
+        var unfinished: [Substring: String] = [:]
+        var calls: [String] = []
+        for line in output.split(separator: "\n") {
+            let pid = line.prefix { !$0.isWhitespace }
+            let call = line.dropFirst(pid.count).drop { $0.isWhitespace }
+            if call.hasSuffix("<unfinished ...>") {
+                unfinished[pid] = String(call.dropLast("<unfinished ...>".count))
+            } else if call.hasPrefix("<... "), let resumed = call.range(of: " resumed>") {
+                calls.append((unfinished.removeValue(forKey: pid) ?? "") + call[resumed.upperBound...])
+            } else {
+                calls.append(String(call))
+            }
+        }
+        return calls
+    }
+
+    @Test("strace's split lines are joined where the call returned")
+    func straceLinesJoined() {
+        let output = """
+            10 openat(AT_FDCWD, "/s/state.json.tmp", O_WRONLY|O_CREAT <unfinished ...>
+            11 fsync(3)                = 0
+            10 <... openat resumed>)   = 7
+            10 fsync(7)                = 0
+            """
+        #expect(Self.completedCalls(output) == [
+            "fsync(3)                = 0", #"openat(AT_FDCWD, "/s/state.json.tmp", O_WRONLY|O_CREAT )   = 7"#,
+            "fsync(7)                = 0",
+        ])
     }
 
     /// Whether a thread of `pid` is inside (or stopped at the entry of) fsync, per /proc/PID/task/TID/syscall.
