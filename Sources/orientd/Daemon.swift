@@ -121,13 +121,14 @@ enum Daemon {
             notifier.notify("READY=1\nSTATUS=Serving orientation on \(start.socketPath)")
             startupPages.release("serving")
         }
-        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { await running.reload() }
+        let signals = SignalService(signals: ProcessSignals.stream(), logger: logger) { running.requestReload() }
 
         let deadline = StopDeadline(bound: stopBound, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: deadline.tracking(server, as: "socket server")),
             .init(service: deadline.tracking(sensor, as: "sensor service"), successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: deadline.tracking(signals, as: "signals"), successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: deadline.tracking(running, as: "configuration")),
         ]
         if let facade { services.append(.init(service: deadline.tracking(facade, as: "D-Bus facade"))) }
         for reading in readingServices where readingSources.contains(where: { $0.kind == reading.kind }) {

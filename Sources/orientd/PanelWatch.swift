@@ -12,7 +12,7 @@ struct PanelWatch: Service {
         // deadlock against the task's own cancellation (seen: a daemon that failed to bind at start never exited,
         // two of NIO's threads waiting on each other's locks in MergeStorage.next and removeStatusRecord).
         await cancelWhenGracefulShutdown {
-            for await detection in PanelDiscovery.changes() { await running.panelDetected(detection) }
+            for await detection in PanelDiscovery.changes() { running.panelDetected(detection) }
         }
     }
 }

@@ -1,12 +1,23 @@
 import Logging
 import OrientConfiguration
 import OrientCore
+import ServiceLifecycle
 import Synchronization
 
 /// Hands the configuration to the running parts, the one way settings reach them: once at start, then at every
 /// SIGHUP (the file and the command line read again) and whenever the panel changes under
 /// `natural-orientation = auto`. The reload's log line is built from the parts' answers (``ReloadReport``).
-final class RunningConfiguration: Sendable {
+///
+/// After start, changes are queued and applied one at a time by ``run()``, in the order they came: configuring the
+/// parts suspends, and a panel change handled while a reload waits on a part could otherwise leave the parts
+/// configured with different panels.
+final class RunningConfiguration: Service, Sendable {
+    /// What asks for the parts to be configured again.
+    private enum Change: Sendable {
+        case reload
+        case panel(PanelDetection)
+    }
+
     private struct Current {
         var configuration: DaemonConfiguration
         /// The panel as last detected (what `auto` uses when no trace names one).
@@ -21,6 +32,8 @@ final class RunningConfiguration: Sendable {
     private let parts: [any ConfiguredPart]
     private let read: @Sendable () throws -> DaemonConfiguration
     private let logger: Logger
+    private let changes: AsyncStream<Change>
+    private let queue: AsyncStream<Change>.Continuation
 
     /// - Parameters:
     ///   - detected: the panel found at start.
@@ -36,6 +49,7 @@ final class RunningConfiguration: Sendable {
         self.parts = parts
         self.read = read
         self.logger = logger
+        (changes, queue) = AsyncStream.makeStream(of: Change.self)
     }
 
     /// Whether a panel that comes or goes may matter (under `auto`, now or after a reload): not when a replayed
@@ -49,8 +63,26 @@ final class RunningConfiguration: Sendable {
         logRefusals(await configureParts(RunSettings(configuration, panel: panel)))
     }
 
-    /// SIGHUP.
-    func reload() async {
+    /// SIGHUP: the file and the command line are read again once the changes queued before it are applied.
+    func requestReload() { queue.yield(.reload) }
+
+    /// The panel as detected now (a connector appeared, went or changed), applied after the changes queued before it.
+    func panelDetected(_ detection: PanelDetection) { queue.yield(.panel(detection)) }
+
+    /// Applies the queued changes in order, each to the end before the next, until graceful shutdown.
+    func run() async {
+        let changes = self.changes
+        await cancelWhenGracefulShutdown {
+            for await change in changes {
+                switch change {
+                case .reload: await self.reload()
+                case .panel(let detection): await self.apply(detection)
+                }
+            }
+        }
+    }
+
+    private func reload() async {
         let next: DaemonConfiguration
         do {
             next = try read()
@@ -70,8 +102,7 @@ final class RunningConfiguration: Sendable {
         logger.info("\(ReloadReport(started: started, running: running, next: next, answers: answers).summary)")
     }
 
-    /// The panel as detected now (a connector appeared, went or changed).
-    func panelDetected(_ detection: PanelDetection) async {
+    private func apply(_ detection: PanelDetection) async {
         let (configuration, before) = current.withLock {
             $0.detected = detection
             return ($0.configuration, $0.panel)

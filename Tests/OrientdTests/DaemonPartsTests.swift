@@ -1,5 +1,6 @@
 import Logging
 import OrientConfiguration
+import OrientCore
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -60,5 +61,60 @@ struct StopDeadlineTests {
         #expect(exits.withLock { $0 } == [75])
         releasing.yield()
         try await running.value
+    }
+}
+
+/// Settings handed to the parts: a reload and a panel change that come together are applied one after the other.
+@Suite("Running configuration")
+struct RunningConfigurationTests {
+    /// Records each natural orientation it is configured with; the apply numbered `holdAt` waits for `hold`.
+    final class RecordingPart: ConfiguredPart {
+        static let reads = SettingsRead(whileRunning: ["natural-orientation"])
+        static func slice(of settings: RunSettings) -> NaturalOrientation { settings.panel.natural }
+
+        let applied = Mutex<[NaturalOrientation]>([])
+        let holdAt: Int
+        let hold: AsyncStream<Void>
+
+        init(holdAt: Int = 0, hold: AsyncStream<Void> = AsyncStream { $0.finish() }) {
+            self.holdAt = holdAt
+            self.hold = hold
+        }
+
+        func apply(_ slice: NaturalOrientation) async -> Refusal? {
+            let count = applied.withLock { $0.append(slice); return $0.count }
+            if count == holdAt { for await _ in hold { break } }
+            return nil
+        }
+    }
+
+    static func panel(_ natural: NaturalOrientation) -> PanelDetection {
+        PanelDetection(natural: natural, source: .panel(connector: "card0-eDP-1", width: 1, height: 1, mounting: nil))
+    }
+
+    @Test("A panel change that comes while a reload waits on a part is applied after it, to every part")
+    func reloadAndPanelInOrder() async throws {
+        let (hold, release) = AsyncStream.makeStream(of: Void.self)
+        // The first part's second apply (the reload's) waits until released.
+        let slow = RecordingPart(holdAt: 2, hold: hold)
+        let other = RecordingPart()
+        let running = RunningConfiguration(
+            started: DaemonConfiguration(), detected: Self.panel(.portrait), traceNatural: nil, parts: [slow, other],
+            logger: Logger(label: "test")
+        ) { DaemonConfiguration() }
+        await running.start()
+        let applying = Task { await running.run() }
+        defer { applying.cancel() }
+
+        running.requestReload()
+        for _ in 0..<500 where slow.applied.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        running.panelDetected(Self.panel(.landscape))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(slow.applied.withLock { $0 } == [.portrait, .portrait], "nothing else while the reload is applied")
+        #expect(other.applied.withLock { $0 } == [.portrait])
+        release.yield()
+        for _ in 0..<500 where other.applied.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(slow.applied.withLock { $0 } == [.portrait, .portrait, .landscape])
+        #expect(other.applied.withLock { $0 } == [.portrait, .portrait, .landscape], "the reload's pass, then the panel's")
     }
 }
