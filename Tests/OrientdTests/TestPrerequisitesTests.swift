@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The integration suites skip themselves where umockdev, the private bus or the service user are missing, so
+/// The integration suites skip themselves where umockdev, the private bus, the service user or iio-sensor-proxy's
+/// daemon are missing, so
 /// that `swift test` runs on a bare machine. In CI (`CI` set, as .ci/run does) a skip would hide a whole suite:
 /// there, each missing prerequisite is a failure naming what to install.
 @Suite("Test prerequisites in CI", .enabled(if: ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false))
@@ -25,6 +26,11 @@ struct TestPrerequisitesTests {
     @Test("sway is installed and the tests run as root (orientctl follow's tests run it as nobody)")
     func sway() {
         #expect(HeadlessSway.isAvailable, "\(HeadlessSway.skipReason)")
+    }
+
+    @Test("iio-sensor-proxy's daemon is installed (the side-by-side suites run it beside orientd, never as a service)")
+    func sensorProxyDaemon() {
+        #expect(FileManager.default.isExecutableFile(atPath: SideBySideBench.sensorProxyDaemon), "install iio-sensor-proxy")
     }
 
     @Test("strace is installed (the state file's system-call tests)")

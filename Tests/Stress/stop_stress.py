@@ -4,20 +4,22 @@
 Each cycle starts `orientd run --dbus` under umockdev (an emulated accelerometer, light sensor and proximity
 sensor) on a private system bus, then, each chosen at random: a D-Bus client claims the accelerometer, and often
 the light sensor and the proximity sensor too (Fixtures/bus_client.py, through GIO as mutter,
-gnome-settings-daemon and Phosh do), a socket client subscribes (`orientctl monitor`), SIGHUP arrives at a random moment, and SIGTERM at a
-random moment. Every few cycles a second daemon is started on the live socket, as an operator's slip would. A
+gnome-settings-daemon and Phosh do), a socket client subscribes (`orientctl monitor`, often with `--light`), SIGHUP
+arrives at a random moment, and SIGTERM at a random moment. Each claim and subscription is answered before the
+stop is sent: the stop lands on a daemon that is serving them, not on one still setting them up. Every few cycles a second daemon is started on the live socket, as an operator's slip would. A
 stopped daemon must exit with 0 within the bound; the second one with 70 ("is in use"). A run that does not end
 is a hang: its threads' backtraces (gdb) are printed, it is killed, and the script fails.
 
-    stop_stress.py ORIENTD ORIENTCTL [--cycles N] [--seconds S] [--bound SECONDS] [--load N]
+    stop_stress.py ORIENTD ORIENTCTL [--cycles N] [--seconds S] [--min-cycles N] [--bound SECONDS] [--load N]
 
 --load N keeps N busy-looping processes running meanwhile (the machine under load). Stops after N cycles or S
-seconds, whichever comes first. The last line says how many cycles ran: "stop cycles: N passed, N failed".
+seconds, whichever comes first, and fails when fewer than --min-cycles ran (a run cut short by time proves little). The last line says how many cycles ran: "stop cycles: N passed, N failed".
 """
 import argparse
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import socket
@@ -96,6 +98,25 @@ def wait_for(condition, seconds):
     return condition()
 
 
+def answer(process, seconds):
+    """The next line `process` prints within `seconds` (without its newline), or None."""
+    ready, _, _ = select.select([process.stdout], [], [], seconds)
+    return process.stdout.readline().rstrip("\n") if ready else None
+
+
+def claimed(client, claim):
+    """Sends `claim` to bus_client.py until it is answered, for up to 10 s while the daemon has not taken its bus
+    name yet (it may listen on its socket first); returns the last answer."""
+    deadline = time.monotonic() + 10
+    while True:
+        client.stdin.write(claim + "\n")
+        client.stdin.flush()
+        reply = answer(client, 10)
+        if reply is None or "ServiceUnknown" not in reply or time.monotonic() > deadline:
+            return reply
+        time.sleep(0.05)
+
+
 def backtraces(pid):
     """Every thread's backtrace (gdb), written whole to a file kept after the run; returns that file's path and
     the frames that usually tell a deadlock (locks, cancellation, async iteration)."""
@@ -126,6 +147,7 @@ def main():
     parser.add_argument("orientctl")
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--min-cycles", type=int, default=0)
     parser.add_argument("--bound", type=float, default=3)
     parser.add_argument("--load", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None)
@@ -171,13 +193,25 @@ def main():
                                                 env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                                 text=True)
                     helpers.append(claimant)
-                    claimant.stdout.readline()
-                    claimant.stdin.write("claim\n" + ("claim-light\n" if rng.random() < 0.7 else "")
-                                         + ("claim-proximity\n" if rng.random() < 0.7 else ""))
-                    claimant.stdin.flush()
+                    claims = ["claim"] + (["claim-light"] if rng.random() < 0.7 else []) \
+                        + (["claim-proximity"] if rng.random() < 0.7 else [])
+                    ready = answer(claimant, 10)
+                    if ready is None or not ready.startswith("ready"):
+                        problem = f"the D-Bus client did not connect: {ready}"
+                    for claim in claims if problem is None else []:
+                        reply = claimed(claimant, claim)
+                        if reply != "ok":
+                            problem = f"{claim} was answered {reply!r}"
+                            break
                 if problem is None and rng.random() < 0.6:
-                    helpers.append(subprocess.Popen([arguments.orientctl, "--socket", sock, "monitor"],
-                                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                    asked = ["--light"] if rng.random() < 0.5 else []
+                    monitor = subprocess.Popen([arguments.orientctl, "--socket", sock, "monitor"] + asked,
+                                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                    helpers.append(monitor)
+                    # Its first line is the state when the subscription starts: subscribed.
+                    if answer(monitor, 10) is None:
+                        problem = f"orientctl monitor {' '.join(asked)} printed nothing in 10 s"
+
                 if problem is None and cycle % 5 == 0:
                     second = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE,
                                               stderr=subprocess.STDOUT, text=True)
@@ -221,6 +255,10 @@ def main():
         bus.wait()
         shutil.rmtree(folder, ignore_errors=True)
     print(f"{time.monotonic() - started:.0f} s, load {arguments.load}, bound {arguments.bound} s")
+    if passed + failed < arguments.min_cycles:
+        print(f"only {passed + failed} cycles ran in {arguments.seconds:.0f} s, fewer than the "
+              f"{arguments.min_cycles} asked for at the least")
+        failed += 1
     print(f"stop cycles: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
