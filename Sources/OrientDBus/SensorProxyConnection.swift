@@ -12,15 +12,24 @@ import Glibc
 final class SensorProxyConnection {
     /// The kinds whose claims are tracked (every kind: a claim of an absent sensor succeeds and takes effect
     /// when one appears, as in iio-sensor-proxy).
-    static let claimable: [SensorKind] = [.accelerometer, .light, .proximity, .compass]
+    static let claimable = SensorKind.allCases
+    static let busName = "net.hadess.SensorProxy"
+    /// Each property of either object by name, for reads.
+    private static let properties = Dictionary(
+        uniqueKeysWithValues: BusObject.allCases.flatMap(\.properties).map { ($0.name, $0) })
+    /// The kind each method claims or releases, by member name.
+    private static let methods = Dictionary(
+        uniqueKeysWithValues: SensorKind.allCases.flatMap { kind in
+            [(kind.bus.claimMethod, (kind, claim: true)), (kind.bus.releaseMethod, (kind, claim: false))]
+        })
 
     /// How many clients claim `kind`: unique bus names, each dropped by sd-bus when it leaves the bus.
     func claimCount(of kind: SensorKind) -> Int { tracks[kind].map { Int(sd_bus_track_count($0)) } ?? 0 }
 
     private var bus: OpaquePointer?
     private var tracks: [SensorKind: OpaquePointer] = [:]
-    private var objectSlot: OpaquePointer?
-    private var compassSlot: OpaquePointer?
+    private let tables = BusObject.allCases.map(BusObjectTable.init)
+    private var objectSlots: [OpaquePointer?] = []
     private var matchSlot: OpaquePointer?
     private let handlers: UnsafeMutablePointer<csp_handlers>
     /// The values clients read: those last announced, so a read never runs ahead of PropertiesChanged.
@@ -41,7 +50,13 @@ final class SensorProxyConnection {
                 try check("sd_bus_track_new", sd_bus_track_new(bus, &track, nil, nil))
                 tracks[kind] = track
             }
-            try check("sd_bus_add_object_vtable", csp_add_objects(bus, handlers, &objectSlot, &compassSlot))
+            for table in tables {
+                var slot: OpaquePointer?
+                try check(
+                    "sd_bus_add_object_vtable",
+                    sd_bus_add_object_vtable(bus, &slot, table.object.path, table.object.interface, table.entries, handlers))
+                objectSlots.append(slot)
+            }
             try check(
                 "sd_bus_match_signal",
                 sd_bus_match_signal(
@@ -62,19 +77,17 @@ final class SensorProxyConnection {
     /// - Returns: true when the name is ours now.
     func requestName() throws(BusError) -> Bool {
         let flags = UInt64(SD_BUS_NAME_QUEUE)
-        return try check("sd_bus_request_name", sd_bus_request_name(bus, CSP_BUS_NAME, flags)) > 0
+        return try check("sd_bus_request_name", sd_bus_request_name(bus, Self.busName, flags)) > 0
     }
 
     /// Handles everything pending; announces the properties that changed since the last call.
     func process(_ current: SensorProxyProperties) throws(BusError) {
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
-        let changed = current.changedNames(since: published)
-        let compassChanged = current.changedCompassNames(since: published)
+        guard current != published else { return }
+        let changed = BusObject.allCases.map { ($0, $0.changedNames(current, since: published)) }
         published = current
-        guard !changed.isEmpty || !compassChanged.isEmpty else { return }
-        if !changed.isEmpty { try emitPropertiesChanged(changed, path: CSP_OBJECT_PATH, interface: CSP_INTERFACE) }
-        if !compassChanged.isEmpty {
-            try emitPropertiesChanged(compassChanged, path: CSP_COMPASS_PATH, interface: CSP_COMPASS_INTERFACE)
+        for (object, names) in changed where !names.isEmpty {
+            try emitPropertiesChanged(names, path: object.path, interface: object.interface)
         }
         // Queue the write now; poll finishes it when the socket is full.
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
@@ -102,8 +115,8 @@ final class SensorProxyConnection {
 
     private func release() {
         matchSlot = sd_bus_slot_unref(matchSlot)
-        compassSlot = sd_bus_slot_unref(compassSlot)
-        objectSlot = sd_bus_slot_unref(objectSlot)
+        for slot in objectSlots { sd_bus_slot_unref(slot) }
+        objectSlots = []
         for track in tracks.values { sd_bus_track_unref(track) }
         tracks = [:]
         bus = sd_bus_flush_close_unref(bus)
@@ -119,64 +132,35 @@ final class SensorProxyConnection {
 
     fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
-        let claim = member.hasPrefix("Claim")
-        let named = member.dropFirst(claim ? 5 : 7)
         // Claiming an absent sensor succeeds, as in iio-sensor-proxy (its monitor-sensor claims the accelerometer,
         // light and proximity and quits on any error).
-        guard let kind = SensorKind.allCases.first(where: { $0.busName == named }), let track = tracks[kind] else { return 0 }
+        guard let (kind, claim) = Self.methods[member], let track = tracks[kind] else { return 0 }
         let result = claim ? sd_bus_track_add_sender(track, call) : sd_bus_track_remove_sender(track, call)
         logger.debug("\(sender) \(claim ? "claimed" : "released") the \(kind.displayName)")
         return min(result, 0)
     }
 
     fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {
-        switch name {
-        case "HasAccelerometer": return append(reply, published.hasAccelerometer)
-        case "AccelerometerOrientation": return append(reply, published.accelerometerOrientation)
-        case "AccelerometerTilt": return append(reply, published.accelerometerTilt)
-        case "HasAmbientLight": return append(reply, published.hasAmbientLight)
-        case "LightLevelUnit": return append(reply, published.lightLevelUnit.rawValue)
-        case "LightLevel": return append(reply, published.lightLevel)
-        case "HasProximity": return append(reply, published.hasProximity)
-        case "ProximityNear": return append(reply, published.proximityNear)
-        case "HasCompass": return append(reply, published.hasCompass)
-        case "CompassHeading": return append(reply, published.compassHeading)
-        default: return -EINVAL  // the tables name no other property
+        // The tables name no other property.
+        guard let property = Self.properties[name] else { return -EINVAL }
+        switch property.value(published) {
+        case .boolean(let value):
+            var flag: Int32 = value ? 1 : 0
+            return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
+        case .double(let value):
+            var number = value
+            return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
+        case .string(let value):
+            return value.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
         }
     }
 
     fileprivate func acquiredName(_ message: OpaquePointer?) {
         var name: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) > 0, let name,
-            String(cString: name) == CSP_BUS_NAME
+            String(cString: name) == Self.busName
         else { return }
-        logger.notice("now serving \(CSP_BUS_NAME) on the system bus")
-    }
-
-    private func append(_ reply: OpaquePointer?, _ value: Bool) -> Int32 {
-        var flag: Int32 = value ? 1 : 0
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
-    }
-
-    private func append(_ reply: OpaquePointer?, _ value: Double) -> Int32 {
-        var number = value
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
-    }
-
-    private func append(_ reply: OpaquePointer?, _ value: String) -> Int32 {
-        value.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
-    }
-}
-
-extension SensorKind {
-    /// The name in its D-Bus members: `ClaimLight`, `ReleaseAccelerometer`.
-    var busName: String {
-        switch self {
-        case .accelerometer: "Accelerometer"
-        case .light: "Light"
-        case .proximity: "Proximity"
-        case .compass: "Compass"
-        }
+        logger.notice("now serving \(Self.busName) on the system bus")
     }
 }
 

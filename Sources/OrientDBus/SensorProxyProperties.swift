@@ -92,31 +92,6 @@ public struct SensorProxyProperties: Sendable, Equatable {
         refresh()
     }
 
-    /// The names of the main object's properties whose values differ from `earlier`'s, as PropertiesChanged lists
-    /// them.
-    public func changedNames(since earlier: SensorProxyProperties) -> [String] {
-        var names: [String] = []
-        if hasAccelerometer != earlier.hasAccelerometer { names.append("HasAccelerometer") }
-        if accelerometerOrientation != earlier.accelerometerOrientation { names.append("AccelerometerOrientation") }
-        if accelerometerTilt != earlier.accelerometerTilt { names.append("AccelerometerTilt") }
-        if hasAmbientLight != earlier.hasAmbientLight { names.append("HasAmbientLight") }
-        // iio-sensor-proxy announces the unit with every level.
-        if lightLevel != earlier.lightLevel || lightLevelUnit != earlier.lightLevelUnit {
-            names += ["LightLevel", "LightLevelUnit"]
-        }
-        if hasProximity != earlier.hasProximity { names.append("HasProximity") }
-        if proximityNear != earlier.proximityNear { names.append("ProximityNear") }
-        return names
-    }
-
-    /// The same for the compass object's properties.
-    public func changedCompassNames(since earlier: SensorProxyProperties) -> [String] {
-        var names: [String] = []
-        if hasCompass != earlier.hasCompass { names.append("HasCompass") }
-        if compassHeading != earlier.compassHeading { names.append("CompassHeading") }
-        return names
-    }
-
     /// iio-sensor-proxy's name for an upright device orientation: the edge of the panel that points up (on a
     /// portrait panel, landscape right has the left edge up; on a landscape one, portrait has).
     public static func name(of device: DeviceOrientation, on natural: NaturalOrientation = .portrait) -> String? {

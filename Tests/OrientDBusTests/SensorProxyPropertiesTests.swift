@@ -1,5 +1,5 @@
 import OrientCore
-import OrientDBus
+@testable import OrientDBus
 import OrientSampleSource
 import Testing
 
@@ -73,15 +73,15 @@ struct SensorProxyPropertiesTests {
     func changedNames() {
         let absent = SensorProxyProperties()
         var properties = present()
-        #expect(properties.changedNames(since: absent) == ["HasAccelerometer"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: absent) == ["HasAccelerometer"])
         let before = properties
         properties.update(device: .landscapeRight, readable: true)
-        #expect(properties.changedNames(since: before) == ["AccelerometerOrientation"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: before) == ["AccelerometerOrientation"])
         let upright = properties
         properties.update(device: .faceUp, readable: true)
-        #expect(properties.changedNames(since: upright).isEmpty)
+        #expect(BusObject.sensorProxy.changedNames(properties, since: upright).isEmpty)
         properties.setPresent(false)
-        #expect(properties.changedNames(since: upright) == ["HasAccelerometer", "AccelerometerOrientation"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: upright) == ["HasAccelerometer", "AccelerometerOrientation"])
     }
 
     @Test("On a landscape panel the names stay the panel's edges: upright as installed is normal, the left edge up left-up")
@@ -111,15 +111,15 @@ struct SensorProxyLightPropertiesTests {
         #expect(!start.hasAmbientLight && start.lightLevel == 0 && start.lightLevelUnit == .lux)
         var properties = start
         properties.setPresent(true, of: .light)
-        #expect(properties.changedNames(since: start) == ["HasAmbientLight"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: start) == ["HasAmbientLight"])
         let present = properties
         properties.update(.light(level: 50, unit: .lux))
-        #expect(properties.changedNames(since: present) == ["LightLevel", "LightLevelUnit"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: present) == ["LightLevel", "LightLevelUnit"])
         let read = properties
         properties.update(.light(level: 50, unit: .lux))
-        #expect(properties.changedNames(since: read).isEmpty, "the same level is no change")
+        #expect(BusObject.sensorProxy.changedNames(properties, since: read).isEmpty, "the same level is no change")
         properties.update(.light(level: 50, unit: .vendor))
-        #expect(properties.changedNames(since: read) == ["LightLevel", "LightLevelUnit"], "a unit change is announced")
+        #expect(BusObject.sensorProxy.changedNames(properties, since: read) == ["LightLevel", "LightLevelUnit"], "a unit change is announced")
         properties.setPresent(false, of: .light)
         #expect(!properties.hasAmbientLight && properties.lightLevel == 50)
         #expect(properties.hasAccelerometer == false, "the accelerometer is another sensor")
@@ -134,12 +134,12 @@ struct SensorProxyProximityPropertiesTests {
         #expect(!start.hasProximity && !start.proximityNear)
         var properties = start
         properties.setPresent(true, of: .proximity)
-        #expect(properties.changedNames(since: start) == ["HasProximity"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: start) == ["HasProximity"])
         let present = properties
         properties.update(.proximity(near: false))
-        #expect(properties.changedNames(since: present).isEmpty, "far again is no change")
+        #expect(BusObject.sensorProxy.changedNames(properties, since: present).isEmpty, "far again is no change")
         properties.update(.proximity(near: true))
-        #expect(properties.changedNames(since: present) == ["ProximityNear"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: present) == ["ProximityNear"])
         properties.setPresent(false, of: .proximity)
         #expect(!properties.hasProximity && properties.proximityNear)
         #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
@@ -154,7 +154,7 @@ struct SensorProxyProximityPropertiesTests {
         let before = properties
         properties.update(tilt: .tiltedUp)
         #expect(properties.accelerometerTilt == "tilted-up")
-        #expect(properties.changedNames(since: before) == ["AccelerometerTilt"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: before) == ["AccelerometerTilt"])
         // A release keeps the state readable (the sensor is only closed): the value stays.
         properties.update(device: .portrait, readable: true)
         #expect(properties.accelerometerTilt == "tilted-up")
@@ -178,12 +178,12 @@ struct SensorProxyCompassPropertiesTests {
         #expect(!start.hasCompass && start.compassHeading == 0)
         var properties = start
         properties.setPresent(true, of: .compass)
-        #expect(properties.changedCompassNames(since: start) == ["HasCompass"])
-        #expect(properties.changedNames(since: start).isEmpty, "nothing changed on the main object")
+        #expect(BusObject.compass.changedNames(properties, since: start) == ["HasCompass"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: start).isEmpty, "nothing changed on the main object")
         let present = properties
         properties.update(.compass(heading: 271.5))
-        #expect(properties.changedCompassNames(since: present) == ["CompassHeading"])
-        #expect(properties.changedNames(since: present).isEmpty)
+        #expect(BusObject.compass.changedNames(properties, since: present) == ["CompassHeading"])
+        #expect(BusObject.sensorProxy.changedNames(properties, since: present).isEmpty)
         properties.setPresent(false, of: .compass)
         #expect(!properties.hasCompass && properties.compassHeading == 271.5)
         #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")

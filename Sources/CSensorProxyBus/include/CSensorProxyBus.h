@@ -1,17 +1,12 @@
 // The net.hadess.SensorProxy object tables for sd-bus.
 //
-// sd-bus describes objects with vtables built from macros that expand to compound literals, which Swift cannot
-// import; this target holds the tables and forwards every call to two Swift callbacks.
+// sd-bus describes objects with vtables whose entries its macros write as compound literals, which Swift cannot
+// import. These functions write one entry each, so that the tables can be built in Swift from the sensor kinds'
+// bindings; every method and property of a table forwards to the two Swift callbacks of `csp_handlers`.
 #ifndef CSENSORPROXYBUS_H
 #define CSENSORPROXYBUS_H
 
 #include <systemd/sd-bus.h>
-
-#define CSP_BUS_NAME "net.hadess.SensorProxy"
-#define CSP_OBJECT_PATH "/net/hadess/SensorProxy"
-#define CSP_INTERFACE "net.hadess.SensorProxy"
-#define CSP_COMPASS_PATH "/net/hadess/SensorProxy/Compass"
-#define CSP_COMPASS_INTERFACE "net.hadess.SensorProxy.Compass"
 
 typedef struct csp_handlers {
     void *context;
@@ -21,7 +16,13 @@ typedef struct csp_handlers {
     int (*property)(void *context, sd_bus_message *reply, const char *property, sd_bus_error *error);
 } csp_handlers;
 
-/// Registers both objects on `bus`. `handlers` must outlive the slots, which unregister them when unreferenced.
-int csp_add_objects(sd_bus *bus, const csp_handlers *handlers, sd_bus_slot **main_slot, sd_bus_slot **compass_slot);
+/// The first entry of a table.
+void csp_vtable_start(sd_bus_vtable *entry);
+/// A read-only property whose changes are announced with PropertiesChanged.
+void csp_vtable_property(sd_bus_vtable *entry, const char *name, const char *signature);
+/// A method that takes and returns nothing, callable by any user the D-Bus policy lets through.
+void csp_vtable_method(sd_bus_vtable *entry, const char *name);
+/// The last entry of a table.
+void csp_vtable_end(sd_bus_vtable *entry);
 
 #endif

@@ -1,0 +1,91 @@
+import OrientSampleSource
+
+/// How one kind of sensor appears on net.hadess.SensorProxy: the object its members belong to, the name in its
+/// `Claim` and `Release` methods, and its properties. The facade's member tables, what `PropertiesChanged` lists,
+/// which claims are tracked and how a property is read all follow from the bindings of ``SensorKind/allCases``
+/// (``SensorKind/bus``): a new kind is one more binding.
+struct BusBinding: Sendable {
+    let object: BusObject
+    /// `Light`: the methods are `ClaimLight` and `ReleaseLight`.
+    let member: String
+    /// In the order introspection lists them.
+    let properties: [BusProperty]
+
+    var claimMethod: String { "Claim" + member }
+    var releaseMethod: String { "Release" + member }
+}
+
+/// One of the facade's two objects.
+enum BusObject: Sendable, Hashable, CaseIterable {
+    /// The accelerometer, the light and the proximity sensor.
+    case sensorProxy
+    /// The compass, on an object of its own (its D-Bus policy is stricter: geoclue's).
+    case compass
+
+    var path: String {
+        switch self {
+        case .sensorProxy: "/net/hadess/SensorProxy"
+        case .compass: "/net/hadess/SensorProxy/Compass"
+        }
+    }
+
+    var interface: String {
+        switch self {
+        case .sensorProxy: "net.hadess.SensorProxy"
+        case .compass: "net.hadess.SensorProxy.Compass"
+        }
+    }
+
+    /// The bindings of the kinds served on this object, in ``SensorKind`` order.
+    var bindings: [BusBinding] { Self.bindings[self] ?? [] }
+
+    /// The properties of this object, in the order introspection lists them.
+    var properties: [BusProperty] { Self.properties[self] ?? [] }
+
+    private static let bindings = Dictionary(grouping: SensorKind.allCases.map(\.bus), by: \.object)
+    private static let properties = bindings.mapValues { $0.flatMap(\.properties) }
+
+    /// The names of this object's properties whose values differ between `earlier` and `current`, as
+    /// `PropertiesChanged` lists them: each changed property's ``BusProperty/announcement``, once.
+    func changedNames(_ current: SensorProxyProperties, since earlier: SensorProxyProperties) -> [String] {
+        var names: [String] = []
+        for property in properties where property.value(current) != property.value(earlier) {
+            names += property.announcement.filter { !names.contains($0) }
+        }
+        return names
+    }
+}
+
+/// A read-only property of the facade, its value taken from ``SensorProxyProperties``.
+struct BusProperty: Sendable {
+    let name: String
+    /// Its D-Bus type: `b`, `d` or `s`.
+    let signature: String
+    let value: @Sendable (SensorProxyProperties) -> BusValue
+    /// What `PropertiesChanged` lists when it changes: itself, and for the light level its unit with it (and the
+    /// level with a new unit), as iio-sensor-proxy announces them.
+    let announcement: [String]
+
+    static func boolean(_ name: String, _ value: @escaping @Sendable (SensorProxyProperties) -> Bool) -> BusProperty {
+        BusProperty(name: name, signature: "b", value: { .boolean(value($0)) }, announcement: [name])
+    }
+
+    static func double(
+        _ name: String, announcedAs announcement: [String]? = nil, _ value: @escaping @Sendable (SensorProxyProperties) -> Double
+    ) -> BusProperty {
+        BusProperty(name: name, signature: "d", value: { .double(value($0)) }, announcement: announcement ?? [name])
+    }
+
+    static func string(
+        _ name: String, announcedAs announcement: [String]? = nil, _ value: @escaping @Sendable (SensorProxyProperties) -> String
+    ) -> BusProperty {
+        BusProperty(name: name, signature: "s", value: { .string(value($0)) }, announcement: announcement ?? [name])
+    }
+}
+
+/// A property's value as it goes on the bus.
+enum BusValue: Sendable, Equatable {
+    case boolean(Bool)
+    case double(Double)
+    case string(String)
+}
