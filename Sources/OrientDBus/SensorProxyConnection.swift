@@ -1,6 +1,7 @@
 import CSensorProxyBus
 import CSystemd
 import Logging
+import OrientCore
 import OrientSampleSource
 
 #if canImport(Glibc)

@@ -1,14 +1,4 @@
-/// A one-value sensor a socket client may ask for besides the orientation (`"readings":["light","proximity"]`).
-///
-/// The compass is not one: a heading helps locate a person, so it is served on D-Bus only, to the geoclue user.
-public enum ReadingKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
-    case light
-    case proximity
-
-    public static func < (a: ReadingKind, b: ReadingKind) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-    }
-}
+import OrientCore
 
 /// What a sensor of one kind last read.
 public enum ReadingValue: Sendable, Hashable {
@@ -17,15 +7,16 @@ public enum ReadingValue: Sendable, Hashable {
     case proximity(near: Bool)
 }
 
-/// What a client is told of one kind of one-value sensor: in a reading event, and in a `get` reply that asked for it.
+/// What a client is told of one kind of one-value sensor (one that ``SensorKind/socket`` offers as a reading): in a
+/// reading event, and in a `get` reply that asked for it.
 public struct ReadingState: Sendable, Hashable {
-    public var kind: ReadingKind
+    public var kind: SensorKind
     /// Whether a sensor of this kind is there; `false` also when the daemon serves none (a replay).
     public var present: Bool
     /// The last value read; `nil` while none is present, or before its first reading.
     public var value: ReadingValue?
 
-    public init(kind: ReadingKind, present: Bool, value: ReadingValue? = nil) {
+    public init(kind: SensorKind, present: Bool, value: ReadingValue? = nil) {
         self.kind = kind
         self.present = present
         self.value = value
@@ -56,18 +47,18 @@ extension ReadingState {
         try Self.encode(value, of: kind, into: &members)
     }
 
-    init(kind: ReadingKind, members decoder: any Decoder) throws {
+    init(kind: SensorKind, members decoder: any Decoder) throws {
         try self.init(kind: kind, members: decoder.container(keyedBy: WireKey.self))
     }
 
-    init(kind: ReadingKind, members: KeyedDecodingContainer<WireKey>) throws {
+    init(kind: SensorKind, members: KeyedDecodingContainer<WireKey>) throws {
         self.init(
             kind: kind, present: try members.decode(Bool.self, forKey: .present),
             value: try Self.decodeValue(of: kind, from: members))
     }
 
-    /// `level` and `unit` for light, `near` for proximity.
-    static func encode(_ value: ReadingValue?, of kind: ReadingKind, into members: inout KeyedEncodingContainer<WireKey>) throws {
+    /// `level` and `unit` for light, `near` for proximity; nothing for a kind the socket does not carry readings of.
+    static func encode(_ value: ReadingValue?, of kind: SensorKind, into members: inout KeyedEncodingContainer<WireKey>) throws {
         let state = ReadingState(kind: kind, present: true, value: value)
         switch kind {
         case .light:
@@ -75,16 +66,20 @@ extension ReadingState {
             try members.encode(state.unit, forKey: .unit)
         case .proximity:
             try members.encode(state.near, forKey: .near)
+        case .accelerometer, .compass:
+            break
         }
     }
 
-    static func decodeValue(of kind: ReadingKind, from members: KeyedDecodingContainer<WireKey>) throws -> ReadingValue? {
+    static func decodeValue(of kind: SensorKind, from members: KeyedDecodingContainer<WireKey>) throws -> ReadingValue? {
         switch kind {
         case .light:
             guard let level = try members.decodeIfPresent(Double.self, forKey: .level) else { return nil }
             return .light(level: level, unit: try members.decodeIfPresent(String.self, forKey: .unit) ?? "lux")
         case .proximity:
             return try members.decodeIfPresent(Bool.self, forKey: .near).map { .proximity(near: $0) }
+        case .accelerometer, .compass:
+            return nil
         }
     }
 }

@@ -39,7 +39,7 @@ extension Request: Codable {
     }
 
     /// `readings`, in a fixed order, and only when some are asked for: a request without is as it always was.
-    private static func encode(_ readings: Set<ReadingKind>, into members: inout KeyedEncodingContainer<WireKey>) throws {
+    private static func encode(_ readings: Set<SensorKind>, into members: inout KeyedEncodingContainer<WireKey>) throws {
         if !readings.isEmpty { try members.encode(readings.sorted().map(\.rawValue), forKey: .readings) }
     }
 
@@ -103,17 +103,17 @@ private struct SubscriptionFields {
         readings = try members.decodeIfPresent([String].self, forKey: .readings)
     }
 
-    /// The one-value sensors asked for by name; the compass is refused with the reason.
-    func readingKinds() throws(ProtocolError) -> Set<ReadingKind> {
-        var kinds: Set<ReadingKind> = []
+    /// The one-value sensors asked for by name; a kind the socket does not offer is refused with the reason.
+    func readingKinds() throws(ProtocolError) -> Set<SensorKind> {
+        var kinds: Set<SensorKind> = []
         for name in readings ?? [] {
-            if let kind = ReadingKind(rawValue: name) {
-                kinds.insert(kind)
-            } else if name == "compass" {
-                throw ProtocolError(
-                    .badField, "\"readings\": the compass is served on D-Bus only, to the geoclue user (a heading helps locate a person)")
-            } else {
-                let names = ReadingKind.allCases.map(\.rawValue).joined(separator: " or ")
+            switch SensorKind(rawValue: name)?.socket {
+            case .reading:
+                kinds.insert(SensorKind(rawValue: name)!)
+            case .refused(let reason):
+                throw ProtocolError(.badField, "\"readings\": \(reason)")
+            case .orientation, nil:
+                let names = SensorKind.readings.map(\.rawValue).joined(separator: " or ")
                 throw ProtocolError(.badField, "\"readings\": unknown reading \"\(name)\"; expected \(names)")
             }
         }

@@ -55,10 +55,10 @@ public struct Request: Sendable, Equatable {
     public enum Operation: Sendable, Equatable {
         /// The current state: under the system mask, or as a client with these settings would see it now; and
         /// the one-value sensors asked for.
-        case get(SubscriptionSettings?, readings: Set<ReadingKind> = [])
+        case get(SubscriptionSettings?, readings: Set<SensorKind> = [])
         /// Subscribe, or change this connection's subscription settings; events of the one-value sensors asked
         /// for come besides the orientation's.
-        case subscribe(SubscriptionSettings, readings: Set<ReadingKind> = [])
+        case subscribe(SubscriptionSettings, readings: Set<SensorKind> = [])
         case unsubscribe
         case lock
         case unlock

@@ -1,3 +1,5 @@
+import OrientCore
+
 /// A message's members as spelled on the wire, for printing and for tests: `nil` where the message has none.
 extension ServerMessage {
     /// The state a reply or an event carries.
@@ -31,7 +33,7 @@ extension ServerMessage {
     }
 
     /// What a reading event says, or what a `get` reply says of `kind`, when it asked.
-    public func reading(_ kind: ReadingKind) -> ReadingState? {
+    public func reading(_ kind: SensorKind) -> ReadingState? {
         switch self {
         case .reading(let reading) where reading.kind == kind: reading
         case .state(_, _, _, let readings): readings.first { $0.kind == kind }

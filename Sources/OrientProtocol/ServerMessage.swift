@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OrientCore
 
 /// One line the daemon sends: a reply to a request, an event, or an error. The daemon writes these with
 /// ``line``; clients read them with ``decode(_:)``.
@@ -54,7 +55,8 @@ extension ServerMessage: Codable {
             try state.encode(to: encoder)
             try members.encodeIfPresent(fresh, forKey: .fresh)
             for reading in readings {
-                try members.encode(NestedReadingState(state: reading), forKey: WireKey(reading.kind))
+                guard let key = WireKey(reading.kind) else { continue }
+                try members.encode(NestedReadingState(state: reading), forKey: key)
             }
         case .done(let id):
             try members.encode(true, forKey: .ok)
@@ -77,7 +79,7 @@ extension ServerMessage: Codable {
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: WireKey.self)
         if let event = try members.decodeIfPresent(String.self, forKey: .event) {
-            if let kind = ReadingKind(rawValue: event) {
+            if let kind = SensorKind(rawValue: event), kind.socket == .reading {
                 self = .reading(try ReadingState(kind: kind, members: decoder))
                 return
             }
@@ -96,8 +98,9 @@ extension ServerMessage: Codable {
             self = .error(ProtocolError(code, try detail.decode(String.self, forKey: .message), id: id))
         } else if members.contains(.device) {
             let fresh = try members.decodeIfPresent(Bool.self, forKey: .fresh)
-            let readings = try ReadingKind.allCases.filter { members.contains(WireKey($0)) }.map { kind in
-                try ReadingState(kind: kind, members: try members.nestedContainer(keyedBy: WireKey.self, forKey: WireKey(kind)))
+            let readings = try SensorKind.readings.compactMap { kind -> ReadingState? in
+                guard let key = WireKey(kind), members.contains(key) else { return nil }
+                return try ReadingState(kind: kind, members: try members.nestedContainer(keyedBy: WireKey.self, forKey: key))
             }
             self = .state(id: id, try OrientationState(from: decoder), fresh: fresh, readings: readings)
         } else if members.contains(.version) {

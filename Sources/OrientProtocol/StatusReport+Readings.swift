@@ -1,3 +1,5 @@
+import OrientCore
+
 /// The one-value sensors in the answer to `status`: `"readings":{"light":{...},"proximity":{...},"compass":{...}}`,
 /// one member for each kind the daemon serves.
 extension StatusReport {
@@ -39,28 +41,28 @@ extension StatusReport {
         guard let readingSensors else { return }
         var all = members.nestedContainer(keyedBy: WireKey.self, forKey: .readings)
         for sensor in readingSensors {
-            guard let key = WireKey(stringValue: sensor.kind) else { continue }
+            guard let kind = SensorKind(rawValue: sensor.kind), let key = WireKey(kind) else { continue }
             var detail = all.nestedContainer(keyedBy: WireKey.self, forKey: key)
             try detail.encode(sensor.present, forKey: .present)
-            // The compass: present or not, nothing that tells where someone is or that someone asks.
-            guard key != .compass else { continue }
+            // A kind not offered (the compass): present or not, nothing that tells where someone is or that someone asks.
+            guard kind.socket == .reading else { continue }
             try detail.encode(sensor.open, forKey: .open)
             try detail.encode(sensor.id, forKey: .id)
             try detail.encode(sensor.name, forKey: .name)
             try detail.encode(sensor.foundBy, forKey: .foundBy)
             try detail.encode(sensor.interval, forKey: .interval)
-            if key == .proximity { try detail.encode(sensor.nearLevel, forKey: .nearLevel) }
-            if let kind = ReadingKind(rawValue: sensor.kind) { try ReadingState.encode(sensor.value, of: kind, into: &detail) }
+            if kind == .proximity { try detail.encode(sensor.nearLevel, forKey: .nearLevel) }
+            try ReadingState.encode(sensor.value, of: kind, into: &detail)
         }
     }
 
     static func decodeReadings(from members: KeyedDecodingContainer<WireKey>) throws -> [ReadingSensor]? {
         guard members.contains(.readings) else { return nil }
         let all = try members.nestedContainer(keyedBy: WireKey.self, forKey: .readings)
-        // JSON objects have no order: in the daemon's (light, proximity, compass); kinds this client does not know
-        // are skipped.
-        let order: [WireKey] = [.light, .proximity, .compass]
-        return try order.filter(all.contains).map { key in
+        // JSON objects have no order: in the daemon's (``SensorKind`` order); kinds this client does not know are
+        // skipped.
+        return try SensorKind.allCases.compactMap { kind -> ReadingSensor? in
+            guard let key = WireKey(kind), all.contains(key) else { return nil }
             let detail = try all.nestedContainer(keyedBy: WireKey.self, forKey: key)
             var sensor = ReadingSensor(kind: key.stringValue, present: try detail.decodeIfPresent(Bool.self, forKey: .present))
             sensor.open = try detail.decodeIfPresent(Bool.self, forKey: .open)
@@ -69,7 +71,7 @@ extension StatusReport {
             sensor.foundBy = try detail.decodeIfPresent(String.self, forKey: .foundBy)
             sensor.interval = try detail.decodeIfPresent(Double.self, forKey: .interval)
             sensor.nearLevel = try detail.decodeIfPresent(Double.self, forKey: .nearLevel)
-            if let kind = ReadingKind(rawValue: key.stringValue) { sensor.value = try ReadingState.decodeValue(of: kind, from: detail) }
+            sensor.value = try ReadingState.decodeValue(of: kind, from: detail)
             return sensor
         }
     }

@@ -15,13 +15,3 @@ enum WireKey: String, CodingKey {
     case foundBy = "found-by"
     case nearLevel = "near-level"
 }
-
-extension WireKey {
-    /// The member that carries a one-value sensor's state in a reply: `light`, `proximity`.
-    init(_ kind: ReadingKind) {
-        switch kind {
-        case .light: self = .light
-        case .proximity: self = .proximity
-        }
-    }
-}

@@ -1,3 +1,5 @@
+import OrientCore
+
 /// One value read from a sensor that gives one value at a time: light, proximity, compass.
 public enum Reading: Sendable, Equatable {
     /// An ambient light level, in the sensor's own unit.

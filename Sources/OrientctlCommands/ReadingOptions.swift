@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientCore
 import OrientProtocol
 
 /// The one-value sensors a client asks for besides the orientation (the request's `readings`), shared by `get`
@@ -10,8 +11,8 @@ struct ReadingOptions: ParsableArguments {
     @Flag(help: "Also show whether something is near the proximity sensor (read while this client asks).")
     var proximity = false
 
-    var asked: Set<ReadingKind> {
-        var kinds: Set<ReadingKind> = []
+    var asked: Set<SensorKind> {
+        var kinds: Set<SensorKind> = []
         if light { kinds.insert(.light) }
         if proximity { kinds.insert(.proximity) }
         return kinds

@@ -1,3 +1,4 @@
+import OrientCore
 import OrientProtocol
 
 /// How states and events are printed.
@@ -18,7 +19,7 @@ enum StateText {
                 hinge-angle: \(m.hingeAngle.map { degrees($0) + "°" } ?? "unknown")
                 """
         }
-        for kind in ReadingKind.allCases {
+        for kind in SensorKind.readings {
             if let reading = m.reading(kind) { text += "\n\(kind.rawValue): \(describe(reading))" }
         }
         return text

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientCore
 import OrientProtocol
 
 extension Orientctl {
@@ -17,7 +18,7 @@ extension Orientctl {
             if let foundBy = sensor.foundBy { line += ", found by \(foundBy)" }
             if let interval = sensor.interval { line += ", every \(StateText.number(interval)) s" }
             if let nearLevel = sensor.nearLevel { line += ", near level \(StateText.number(nearLevel))" }
-            if let kind = ReadingKind(rawValue: sensor.kind), let value = sensor.value {
+            if let kind = SensorKind(rawValue: sensor.kind), kind.socket == .reading, let value = sensor.value {
                 line += ", last read " + StateText.describe(ReadingState(kind: kind, present: true, value: value))
             }
             return line

@@ -81,3 +81,13 @@ struct ReadingMessageTests {
         #expect(newer.statusReport?.readingSensors == [.init(kind: "light", present: false, open: false)])
     }
 }
+
+/// What each kind of sensor is on the socket, from its one switch (``SensorKind/socket``).
+@Suite("Sensor kinds on the socket")
+struct SocketOfferTests {
+    @Test("Light and proximity are readings a client may ask for, in that order; the orientation is every message")
+    func offered() {
+        #expect(SensorKind.readings == [.light, .proximity])
+        #expect(SensorKind.accelerometer.socket == .orientation)
+    }
+}

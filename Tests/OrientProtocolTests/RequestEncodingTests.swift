@@ -12,7 +12,7 @@ struct RequestEncodingTests {
             SubscriptionSettings(mask: [.portrait, .landscapeLeft], preferred: .portraitUpsideDown),
             SubscriptionSettings(changes: .interface), SubscriptionSettings(autorotate: false),
         ]
-        let readings: [Set<ReadingKind>] = [[.light], [.proximity], [.light, .proximity]]
+        let readings: [Set<SensorKind>] = [[.light], [.proximity], [.light, .proximity]]
         let operations: [Request.Operation] = [.get(nil), .unsubscribe, .lock, .unlock, .status, .setMask(nil), .setMask(.portrait)]
             + settings.map { .get($0) } + settings.map { .subscribe($0) }
             + readings.flatMap { [.get(nil, readings: $0), .get(settings[1], readings: $0), .subscribe(settings[1], readings: $0)] }
@@ -61,6 +61,8 @@ struct RequestEncodingTests {
     @Test("Bad readings are refused naming the field: the compass with its reason, an unknown kind, a wrong type", arguments: [
         (#"{"op":"subscribe","id":4,"readings":["compass"]}"#, "\"readings\": the compass is served on D-Bus only, to the geoclue user"),
         (#"{"op":"get","id":4,"readings":["light","lux"]}"#, "\"readings\": unknown reading \"lux\"; expected light or proximity"),
+        // The orientation is in every state already; it is no reading to ask for.
+        (#"{"op":"get","id":4,"readings":["accelerometer"]}"#, "\"readings\": unknown reading \"accelerometer\""),
         (#"{"op":"subscribe","id":4,"readings":"light"}"#, "readings"),
     ])
     func badReadings(line: String, message: String) throws {

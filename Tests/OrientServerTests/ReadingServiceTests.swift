@@ -1,5 +1,6 @@
 import Logging
 import OrientConfiguration
+import OrientCore
 import OrientSampleSource
 import OrientServer
 import ServiceLifecycle

@@ -1,4 +1,4 @@
-import OrientSampleSource
+import OrientCore
 
 /// How one kind of sensor appears on net.hadess.SensorProxy: the object its members belong to, the name in its
 /// `Claim` and `Release` methods, and its properties. The facade's member tables, what `PropertiesChanged` lists,

@@ -1,4 +1,4 @@
-import OrientSampleSource
+import OrientCore
 
 extension SensorKind {
     /// How this kind appears on net.hadess.SensorProxy, as iio-sensor-proxy names its members.

@@ -1,4 +1,5 @@
 import Logging
+import OrientCore
 import OrientSampleSource
 
 /// A HID sensor hub's compass (hid-sensor-magn-3d), read as iio-sensor-proxy 3.x reads its `iio-buffer-compass`:

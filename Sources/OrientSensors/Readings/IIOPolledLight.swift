@@ -1,4 +1,5 @@
 import Logging
+import OrientCore
 import OrientSampleSource
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Logging
+import OrientCore
 import OrientPosix
 import OrientSampleSource
 

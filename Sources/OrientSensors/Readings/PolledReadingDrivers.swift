@@ -1,3 +1,4 @@
+import OrientCore
 import OrientSampleSource
 
 /// The drivers of one kind of sensor, in iio-sensor-proxy's order of preference (the IIO light sensor before

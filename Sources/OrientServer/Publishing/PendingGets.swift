@@ -1,3 +1,4 @@
+import OrientCore
 import OrientProtocol
 
 /// `get` requests waiting for a fresh orientation, and for the one-value sensors they asked for.
@@ -12,7 +13,7 @@ final class PendingGets {
         let id: RequestID?
         /// The client view asked for; `nil` for the system's.
         let settings: SubscriptionSettings?
-        var readings: Set<ReadingKind> = []
+        var readings: Set<SensorKind> = []
     }
 
     private var waiters: [Waiter] = []
@@ -30,7 +31,7 @@ final class PendingGets {
     var isEmpty: Bool { waiters.isEmpty }
 
     /// The one-value sensors the batch waits for.
-    var readings: Set<ReadingKind> { waiters.reduce(into: []) { $0.formUnion($1.readings) } }
+    var readings: Set<SensorKind> { waiters.reduce(into: []) { $0.formUnion($1.readings) } }
 
     /// Nothing more will come of the orientation for this batch (the sensor went away, or the replay ended): only
     /// the readings are waited for.

@@ -1,3 +1,4 @@
+import OrientCore
 import OrientProtocol
 import OrientSampleSource
 
@@ -49,29 +50,29 @@ struct PublishedReadings {
         case .event(.reading(let reading)):
             sensor.present = true
             sensor.heardSinceOpened = true
-            // The compass heading is kept from the socket altogether (see PROTOCOL.md).
-            if reading.kind != .compass { sensor.last = reading }
+            // A kind the socket does not offer (the compass) is kept from it altogether (see PROTOCOL.md).
+            if kind.socket == .reading { sensor.last = reading }
         case .event(.lost), .event(.noSensor):
             sensor.present = false
             sensor.heardSinceOpened = true
             sensor.last = nil
         }
         sensors[kind] = sensor
-        return kind.readingKind.flatMap(state(of:))
+        return kind.socket == .reading ? state(of: kind) : nil
     }
 
     /// What a client is told of `kind`; `nil` while nothing is known of it yet (no word from udev or the sensor).
     /// A kind the daemon does not serve is not present.
-    func state(of kind: ReadingKind) -> ReadingState? {
-        guard let sensor = sensors[kind.sensorKind] else { return ReadingState(kind: kind, present: false) }
+    func state(of kind: SensorKind) -> ReadingState? {
+        guard let sensor = sensors[kind] else { return ReadingState(kind: kind, present: false) }
         guard let present = sensor.present else { return nil }
         return ReadingState(kind: kind, present: present, value: present ? sensor.last.flatMap(\.value) : nil)
     }
 
     /// Whether a `get` that asked for `kind` has what it waits for: the sensor read (or found absent) since it was
     /// opened for it. A kind not served has nothing to wait for.
-    func isSettled(_ kind: ReadingKind) -> Bool {
-        guard let sensor = sensors[kind.sensorKind] else { return true }
+    func isSettled(_ kind: SensorKind) -> Bool {
+        guard let sensor = sensors[kind] else { return true }
         return sensor.open && sensor.heardSinceOpened
     }
 
@@ -79,7 +80,7 @@ struct PublishedReadings {
     var report: [StatusReport.ReadingSensor] {
         kinds.map { kind in
             let sensor = sensors[kind] ?? Sensor()
-            guard kind != .compass else { return StatusReport.ReadingSensor(kind: kind.rawValue, present: sensor.present) }
+            guard kind.socket == .reading else { return StatusReport.ReadingSensor(kind: kind.rawValue, present: sensor.present) }
             let description = sensor.description
             return StatusReport.ReadingSensor(
                 kind: kind.rawValue, present: sensor.present, open: sensor.open, id: description?.id,
@@ -87,20 +88,6 @@ struct PublishedReadings {
                 nearLevel: description?.nearLevel, value: sensor.last?.value)
         }
     }
-}
-
-extension ReadingKind {
-    var sensorKind: SensorKind {
-        switch self {
-        case .light: .light
-        case .proximity: .proximity
-        }
-    }
-}
-
-extension SensorKind {
-    /// The kind as a socket client asks for it; `nil` for the accelerometer and the compass.
-    var readingKind: ReadingKind? { ReadingKind(rawValue: rawValue) }
 }
 
 extension Reading {

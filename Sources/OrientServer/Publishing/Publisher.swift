@@ -121,7 +121,7 @@ public final class Publisher {
     /// `sink` once the accelerometer commits an orientation and each sensor asked for has read, or when
     /// `settings.freshWait` has passed.
     public func get(
-        _ settings: SubscriptionSettings?, readings asked: Set<ReadingKind> = [], from sink: any SubscriberSink, id: RequestID?
+        _ settings: SubscriptionSettings?, readings asked: Set<SensorKind> = [], from sink: any SubscriberSink, id: RequestID?
     ) -> String? {
         if let settings, systemMask.intersection(settings.mask).isEmpty {
             let problem = "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)"
@@ -136,7 +136,7 @@ public final class Publisher {
         return nil
     }
 
-    private func getReply(_ settings: SubscriptionSettings?, readings asked: Set<ReadingKind>, id: RequestID?) -> String {
+    private func getReply(_ settings: SubscriptionSettings?, readings asked: Set<SensorKind>, id: RequestID?) -> String {
         let fresh = isFresh && asked.allSatisfy(readings.isSettled)
         // Told as not present when nothing is known of it even now.
         let told = asked.sorted().map { readings.state(of: $0) ?? ReadingState(kind: $0, present: false) }
@@ -168,8 +168,8 @@ public final class Publisher {
     /// Tells the demand how many socket clients want each one-value sensor, when that changed.
     private func tellReaders() {
         var counts: [SensorKind: Int] = [:]
-        for (kind, count) in subscribers.readers { counts[kind.sensorKind] = count }
-        for kind in pendingGets.readings { counts[kind.sensorKind, default: 0] += 1 }
+        for (kind, count) in subscribers.readers { counts[kind] = count }
+        for kind in pendingGets.readings { counts[kind, default: 0] += 1 }
         guard counts != readersTold else { return }
         readersTold = counts
         dependencies.readersChanged(counts)
@@ -178,7 +178,7 @@ public final class Publisher {
     /// Subscribes `sink`, or changes its subscription, with events of the one-value sensors in `readings`.
     /// Returns the reply line, followed by an event line for each of those sensors whose state is known.
     public func subscribe(
-        _ sink: any SubscriberSink, settings: SubscriptionSettings, readings asked: Set<ReadingKind> = [], id: RequestID?
+        _ sink: any SubscriberSink, settings: SubscriptionSettings, readings asked: Set<SensorKind> = [], id: RequestID?
     ) -> String {
         if let existing = subscribers[sink] {
             let before = existing.view.interface

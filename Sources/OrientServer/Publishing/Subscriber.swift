@@ -8,17 +8,17 @@ final class Subscriber {
     private(set) var settings: SubscriptionSettings
     private(set) var view: InterfaceOrientationTracker
     /// The one-value sensors whose events it gets besides the orientation's.
-    private(set) var readings: Set<ReadingKind>
+    private(set) var readings: Set<SensorKind>
     /// The last state of each of them written to the client, and the newest it is owed while its socket is full.
-    private var readingsSent: [ReadingKind: ReadingState] = [:]
-    private var readingsPending: [ReadingKind: ReadingState] = [:]
+    private var readingsSent: [SensorKind: ReadingState] = [:]
+    private var readingsPending: [SensorKind: ReadingState] = [:]
     /// The last state written to the client (in a reply or an event).
     private var lastSent: OrientationState?
     /// A newer state is waiting for the socket to drain. Only the newest is ever sent: a client that does not
     /// read costs one flag, not a growing queue.
     private var pending: OrientationState?
 
-    init(sink: any SubscriberSink, settings: SubscriptionSettings, view: InterfaceOrientationTracker, readings: Set<ReadingKind>) {
+    init(sink: any SubscriberSink, settings: SubscriptionSettings, view: InterfaceOrientationTracker, readings: Set<SensorKind>) {
         self.sink = sink
         self.settings = settings
         self.view = view
@@ -27,7 +27,7 @@ final class Subscriber {
 
     /// A later `subscribe` asks for other readings: those it no longer asks for are forgotten, so that asking again
     /// sends the state anew.
-    func updateReadings(_ readings: Set<ReadingKind>) {
+    func updateReadings(_ readings: Set<SensorKind>) {
         self.readings = readings
         readingsSent = readingsSent.filter { readings.contains($0.key) }
         readingsPending = readingsPending.filter { readings.contains($0.key) }

@@ -5,7 +5,7 @@ import OrientProtocol
 struct SubscriberRegistry {
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
     /// How many subscribers asked for each one-value sensor, kept as they come, go and change.
-    private(set) var readers: [ReadingKind: Int] = [:]
+    private(set) var readers: [SensorKind: Int] = [:]
 
     var count: Int { subscribers.count }
 
@@ -24,13 +24,13 @@ struct SubscriberRegistry {
     }
 
     /// A subscriber asks for other one-value sensors.
-    mutating func setReadings(_ readings: Set<ReadingKind>, of subscriber: Subscriber) {
+    mutating func setReadings(_ readings: Set<SensorKind>, of subscriber: Subscriber) {
         count(subscriber.readings, by: -1)
         subscriber.updateReadings(readings)
         count(readings, by: 1)
     }
 
-    private mutating func count(_ kinds: Set<ReadingKind>, by change: Int) {
+    private mutating func count(_ kinds: Set<SensorKind>, by change: Int) {
         for kind in kinds {
             let count = (readers[kind] ?? 0) + change
             readers[kind] = count > 0 ? count : nil

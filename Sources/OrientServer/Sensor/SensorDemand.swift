@@ -1,3 +1,4 @@
+import OrientCore
 import OrientSampleSource
 import Synchronization
 
