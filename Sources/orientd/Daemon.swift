@@ -26,8 +26,8 @@ import Glibc
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
     static let partTypes: [any ConfiguredPart.Type] = [
-        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService.self, ReadingService.self,
-        StartupChoices.self,
+        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService<ServedAccelerometer>.self,
+        SensorService<ServedLight>.self, SensorService<ServedReading>.self, StartupChoices.self,
     ]
 
     static var readAtStart: Set<String> { Set(partTypes.flatMap { $0.reads.atStart }) }
@@ -83,9 +83,9 @@ enum Daemon {
             do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
         }
         // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
-        let readingServices = allReadings.map { reading in
+        let readingServices = allReadings.map { reading -> (kind: SensorKind, service: any Service & ConfiguredPart) in
             let (kind, presence) = (reading.kind, readingPresence[reading.kind]?.continuation)
-            return ReadingService(source: reading, demand: demand, logger: logger) { news in
+            let sink: @Sendable (ReadingNews) -> Void = { news in
                 // The reading service's sinks: the D-Bus facade (its properties) and the publisher (the socket).
                 switch news {
                 case .present(let present): presence?.yield(present)
@@ -94,12 +94,18 @@ enum Daemon {
                 }
                 loop.execute { publisher.value.readingNews(news, of: kind) }
             }
+            // The light sensor's levels pass its filter; the others' readings go out as they come.
+            if kind == .light {
+                return (kind, SensorService(ServedLight(source: reading, sink: sink), demand: demand, logger: logger))
+            }
+            return (kind, SensorService(ServedReading(source: reading, sink: sink), demand: demand, logger: logger))
         }
         let policy = try await loop.submit { NIOLoopBound(ConnectionPolicy(), eventLoop: loop) }.get()
         let sensor = SensorService(
-            source: source, eventLoop: loop, publisher: publisher, demand: demand,
-            subscribersToOpen: options.replayWaitFor, keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd,
-            logger: logger)
+            ServedAccelerometer(
+                source: source, eventLoop: loop, publisher: publisher, subscribersToOpen: options.replayWaitFor,
+                keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd, logger: logger),
+            demand: demand, logger: logger)
         let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking)
 
         // A `get` waits a second for a fresh state, unless the replay waits for subscribers (a test's setup: a `get`
@@ -109,7 +115,7 @@ enum Daemon {
             PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
         ]
         if let facade { parts.append(facade) }
-        parts += [sensor] + readingServices + [StartupChoices()]
+        parts += [sensor] + readingServices.map(\.service) + [StartupChoices()]
         let running = RunningConfiguration(
             started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
             logger: logger, read: reload)
@@ -132,7 +138,7 @@ enum Daemon {
         ]
         if let facade { services.append(.init(service: deadline.tracking(facade, as: "D-Bus facade"))) }
         for reading in readingServices where readingSources.contains(where: { $0.kind == reading.kind }) {
-            services.append(.init(service: deadline.tracking(reading, as: "\(reading.kind.displayName) service")))
+            services.append(.init(service: deadline.tracking(reading.service, as: "\(reading.kind.displayName) service")))
         }
         if running.followsPanel {
             services.append(.init(service: deadline.tracking(PanelWatch(running: running), as: "panel watch")))

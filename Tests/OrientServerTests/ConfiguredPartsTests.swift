@@ -16,8 +16,9 @@ struct ConfiguredPartsTests {
     func declaredReads() throws {
         #expect(Set(try SliceCheck.settingsRead(by: ConnectionPolicyPart.self)) == Set(ConnectionPolicyPart.reads.all))
         #expect(Set(try SliceCheck.settingsRead(by: PublisherPart.self)) == Set(PublisherPart.reads.all))
-        #expect(Set(try SliceCheck.settingsRead(by: SensorService.self)) == Set(SensorService.reads.all))
-        #expect(Set(try SliceCheck.settingsRead(by: ReadingService.self)) == Set(ReadingService.reads.all))
+        #expect(Set(try SliceCheck.settingsRead(by: SensorService<ServedAccelerometer>.self)) == Set(ServedAccelerometer.reads.all))
+        #expect(Set(try SliceCheck.settingsRead(by: SensorService<ServedLight>.self)) == Set(ServedLight.reads.all))
+        #expect(Set(try SliceCheck.settingsRead(by: SensorService<ServedReading>.self)) == Set(ServedReading.reads.all))
     }
 
     @Test("The connection policy takes control-group, request-timeout and max-clients, refitting only a changed max-clients")

@@ -81,9 +81,10 @@ struct ReadingServiceTests {
         let source = RecordingLight()
         let demand = SensorDemand()
         let received = Mutex<[ReadingEvent]>([])
-        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { news in
-            if case .event(let event) = news { received.withLock { $0.append(event) } }
-        }
+        let service = SensorService(
+            ServedLight(source: source) { news in
+                if case .event(let event) = news { received.withLock { $0.append(event) } }
+            }, demand: demand, logger: Logger(label: "test"))
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { await service.run() }
@@ -111,9 +112,10 @@ struct ReadingServiceTests {
         let demand = SensorDemand()
         let clock = Mutex(0.0)
         let received = Mutex<[Double]>([])
-        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test"), now: { clock.withLock { $0 } }) {
-            if case .event(.reading(.light(let level, _))) = $0 { received.withLock { $0.append(level) } }
-        }
+        let service = SensorService(
+            ServedLight(source: source, now: { clock.withLock { $0 } }) {
+                if case .event(.reading(.light(let level, _))) = $0 { received.withLock { $0.append(level) } }
+            }, demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         demand.setClaims(1, of: .light)
         #expect(await waitFor { source.isOpen })
@@ -153,10 +155,9 @@ struct ReadingServiceTests {
     func socketReaders() async throws {
         let source = RecordingLight()
         let demand = SensorDemand()
-        let news = Mutex<[ReadingService.News]>([])
-        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { item in
-            news.withLock { $0.append(item) }
-        }
+        let news = Mutex<[ReadingNews]>([])
+        let service = SensorService(
+            ServedLight(source: source) { item in news.withLock { $0.append(item) } }, demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         #expect(await waitFor { news.withLock { $0 } == [.present(true)] }, "udev's word, with the sensor closed")
         demand.setReaders([.light: 1, .proximity: 2])
@@ -177,7 +178,7 @@ struct ReadingServiceTests {
         let source = RecordingLight()
         let demand = SensorDemand()
         demand.setClaims(1, of: .light)
-        let service = ReadingService(source: source, demand: demand, logger: Logger(label: "test")) { _ in }
+        let service = SensorService(ServedLight(source: source) { _ in }, demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         #expect(await waitFor { source.open.withLock { $0 } == 1 })
         running.cancel()

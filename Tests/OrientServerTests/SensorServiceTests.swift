@@ -42,7 +42,9 @@ struct SensorServiceTests {
         let publisher = try await loop.submit { NIOLoopBound(Publisher(clock: ManualClock()), eventLoop: loop) }.get()
         let source = RecordingSource()
         let demand = SensorDemand()
-        let service = SensorService(source: source, eventLoop: loop, publisher: publisher, demand: demand, logger: Logger(label: "test"))
+        let service = SensorService(
+            ServedAccelerometer(source: source, eventLoop: loop, publisher: publisher, logger: Logger(label: "test")), demand: demand,
+            logger: Logger(label: "test"))
         var configuration = DaemonConfiguration()
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
 
@@ -82,7 +84,8 @@ struct SensorServiceTests {
         let source = RecordingSource()
         let demand = SensorDemand()
         let service = SensorService(
-            source: source, eventLoop: loop, publisher: publisher, demand: demand, keepOpen: true, logger: Logger(label: "test"))
+            ServedAccelerometer(source: source, eventLoop: loop, publisher: publisher, keepOpen: true, logger: Logger(label: "test")),
+            demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         #expect(await waitFor { source.open.withLock { $0 } == 1 }, "kept open with nobody subscribed")
         running.cancel()

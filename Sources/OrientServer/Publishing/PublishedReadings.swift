@@ -32,7 +32,7 @@ struct PublishedReadings {
 
     /// Takes what a reading service said. Returns the state clients are told of its kind, or `nil` when the kind
     /// is not one they can ask for (the compass).
-    mutating func take(_ news: ReadingService.News, of kind: SensorKind) -> ReadingState? {
+    mutating func take(_ news: ReadingNews, of kind: SensorKind) -> ReadingState? {
         guard var sensor = sensors[kind] else { return nil }
         switch news {
         case .present(let present):

@@ -339,7 +339,7 @@ public final class Publisher {
 
     /// What the reading service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
     /// waiting for its reading may be answered.
-    public func readingNews(_ news: ReadingService.News, of kind: SensorKind) {
+    public func readingNews(_ news: ReadingNews, of kind: SensorKind) {
         if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
         answerPendingGetsIfSettled()
     }

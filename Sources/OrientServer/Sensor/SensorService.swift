@@ -1,17 +1,18 @@
 import Logging
-import NIOCore
 import OrientConfiguration
 import OrientCore
 import OrientSampleSource
 import ServiceLifecycle
 import Synchronization
 
-/// Runs the sample source through the engine and hands every committed change to the publisher.
+/// Reads one kind of sensor while someone wants it (``SensorDemand``: socket clients, D-Bus claims, a `get`
+/// waiting), and gives it its settings: the one loop every kind runs, with what differs between kinds in its
+/// ``ServedSensor``.
 ///
-/// The source is read only while someone wants it (``SensorDemand``: socket subscribers, D-Bus claims, a `get`
-/// waiting), and restarted when a reload changes the service's settings. When a replayed trace ends the service
-/// either keeps the last state published (the default) or returns, which shuts the daemon down (`--exit-at-end`).
-public final class SensorService: Service, ConfiguredPart {
+/// The loop wakes on a change of demand, of settings (a reload; the kind says whether that restarts an open
+/// capture) and on the end of a replayed source. The settings slice is handed to the source at each start. It
+/// returns at graceful shutdown and at cancellation alike, stopping the source first.
+public final class SensorService<Served: ServedSensor>: Service, ConfiguredPart {
     /// What wakes the service's loop.
     private enum Wake: Sendable {
         case demand(SensorDemand.Level)
@@ -19,53 +20,31 @@ public final class SensorService: Service, ConfiguredPart {
         case sourceEnded
     }
 
-    private let source: any SampleSource
-    private let eventLoop: EventLoop
-    private let publisher: NIOLoopBound<Publisher>
+    public let served: Served
     private let demand: SensorDemand
-    /// Subscribers that open the sensor on their own (D-Bus claims and a waiting `get` always do): `nil` decides
-    /// by `sampling`; a replay that waits for N subscribers before it plays sets N.
-    private let subscribersToOpen: Int?
-    /// Read the sensor with nobody subscribed, as `sampling = always` does (the tablet-mode switch must follow the
-    /// hinge whether or not anyone listens).
-    private let keepOpen: Bool
-    private let exitAtEnd: Bool
     private let logger: Logger
-    private let settings = Mutex<SensorSettings?>(nil)
+    private let settings = Mutex<Served.Settings?>(nil)
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
 
-    public init(
-        source: any SampleSource, eventLoop: EventLoop, publisher: NIOLoopBound<Publisher>, demand: SensorDemand,
-        subscribersToOpen: Int? = nil, keepOpen: Bool = false, exitAtEnd: Bool = false, logger: Logger
-    ) {
-        self.source = source
-        self.eventLoop = eventLoop
-        self.publisher = publisher
+    public init(_ served: Served, demand: SensorDemand, logger: Logger) {
+        self.served = served
         self.demand = demand
-        self.subscribersToOpen = subscribersToOpen
-        self.keepOpen = keepOpen
-        self.exitAtEnd = exitAtEnd
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
     }
 
+    public var kind: SensorKind { served.kind }
+
     // MARK: Settings
 
-    public static let reads = SettingsRead(whileRunning: [
-        "natural-orientation", "mount-matrix", "mount-repair", "rate", "still-rate", "sampling", "rotate-in",
-        "tablet-mode-on-angle", "tablet-mode-off-angle",
-    ] + DaemonSetting.all.filter { $0.section == DaemonSetting.classifierSection }.map(\.name))
+    public static var reads: SettingsRead { Served.reads }
 
-    public static func slice(of settings: RunSettings) -> SensorSettings {
-        let c = settings.configuration
-        var engine = c.engine
-        engine.natural = settings.panel.natural
-        return SensorSettings(engine: engine, sampling: c.sampling, capture: CaptureSettings(rate: c.rate, stillRate: c.stillRate))
-    }
+    public static func slice(of settings: RunSettings) -> Served.Settings { Served.slice(of: settings) }
 
-    /// Taken by the running loop, which restarts an open capture with them.
-    public func apply(_ slice: SensorSettings) async -> Refusal? {
+    /// Put in force by the kind at once where it can; the loop restarts an open capture where the kind needs that.
+    public func apply(_ slice: Served.Settings) async -> Refusal? {
+        served.apply(slice)
         settings.withLock { $0 = slice }
         wake.yield(.reconfigured)
         return nil
@@ -75,13 +54,15 @@ public final class SensorService: Service, ConfiguredPart {
 
     public func run() async {
         // Ends at graceful shutdown through a task group (not a merged sequence, whose lock order can deadlock
-        // against the task's cancellation): the loop's stream ends when the task is cancelled.
-        let (demand, wake) = (self.demand, self.wake)
+        // against the task's cancellation): the streams end when the task is cancelled.
+        let (demand, wake, served) = (self.demand, self.wake, self.served)
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
+                // Child tasks, not Task {}: they inherit the daemon's executor preference. They end with the group.
                 group.addTask {
                     for await level in demand.levels() { wake.yield(.demand(level)) }
                 }
+                group.addTask { await served.followPresence() }
                 await self.serve()
                 group.cancelAll()
             }
@@ -90,23 +71,20 @@ public final class SensorService: Service, ConfiguredPart {
 
     private func serve() async {
         var level = SensorDemand.Level()
-        var running = settings.withLock { $0 } ?? SensorSettings()
+        var running = settings.withLock { $0 } ?? Served.defaultSettings
         var capture: CaptureHandle?
         var ended = false
 
         func reconcile() async {
-            let threshold = subscribersToOpen ?? (running.sampling == .always || keepOpen ? 0 : 1)
-            let claims = level.claims(of: .accelerometer)
-            let wanted = (level.subscribers >= threshold || claims > 0 || level.freshStateWanted) && !ended
+            let wanted = served.isWanted(at: level, with: running) && !ended
             if wanted, capture == nil {
-                let why = level.freshStateWanted && level.subscribers == 0 && claims == 0
-                    ? "for a get" : "\(level.subscribers) subscriber(s), \(claims) D-Bus claim(s)"
-                logger.info("opening the sensor (\(why))")
-                capture = startCapture(running)
+                logger.info("opening \(served.logName) (\(served.openingReason(at: level)))")
+                let wake = self.wake
+                capture = served.start(running) { wake.yield(.sourceEnded) }
             } else if !wanted, let open = capture {
                 await release(open)
                 capture = nil
-                if !ended { logger.info("closed the sensor: no subscribers, no D-Bus claims, no get waiting") }
+                if !ended { logger.info("closed \(served.logName): \(served.closingReason)") }
             }
         }
 
@@ -118,39 +96,23 @@ public final class SensorService: Service, ConfiguredPart {
             case .reconfigured:
                 guard let next = settings.withLock({ $0 }), next != running else { continue }
                 running = next
-                if let open = capture {
+                if Served.restartsForNewSettings, let open = capture {
                     await release(open)
                     capture = nil
                 }
             case .sourceEnded:
                 ended = true
-                let publisher = self.publisher
-                eventLoop.execute { publisher.value.sourceEnded() }
-                if exitAtEnd {
-                    logger.info("the replay ended: stopping (--exit-at-end)")
-                    return
-                }
-                logger.info("the replay ended: serving the last state until stopped")
+                // A replay that ran out has no capture thread left to stop.
+                if served.sourceEnded() { return }
             }
             await reconcile()
         }
-        await capture?.stop()
+        if let open = capture { await release(open) }
     }
 
-    /// Stops a capture; once its thread has ended, the publisher learns that the state is no longer fresh.
-    /// Awaited: until the publisher knows, a `get` would still be answered as fresh without opening the sensor,
-    /// and "closed the sensor" must not be logged before that is over.
+    /// Stops a capture and, once its thread has ended, tells the kind.
     private func release(_ capture: CaptureHandle) async {
         await capture.stop()
-        let publisher = self.publisher
-        try? await eventLoop.submit { publisher.value.sensorReleased() }.get()
-    }
-
-    private func startCapture(_ settings: SensorSettings) -> CaptureHandle {
-        let wake = self.wake
-        let pipeline = SensorPipeline(
-            engine: settings.engine, eventLoop: eventLoop, publisher: publisher, logger: logger,
-            sourceEnded: { wake.yield(.sourceEnded) })
-        return source.start(settings.capture) { pipeline.handle($0) }
+        await served.stopped()
     }
 }

@@ -1,0 +1,63 @@
+import OrientConfiguration
+import OrientCore
+import OrientSampleSource
+import Synchronization
+
+/// The ambient light sensor: its levels pass through a ``LightFilter`` first, so that the sink sees a new level
+/// only on a real change; the filter may ask the source to read again sooner, to confirm one. It takes the
+/// filter's threshold (`light-threshold`) while it reads, without closing the sensor.
+public final class ServedLight: ServedReadingKind {
+    public let source: any ReadingSource
+    public let sink: @Sendable (ReadingNews) -> Void
+    private let filter = Mutex(LightFilter(threshold: DaemonConfiguration().lightThreshold))
+    private let now: @Sendable () -> Double
+
+    /// - Parameter now: seconds on a monotonic clock, for the filter (a test gives its own).
+    public init(
+        source: any ReadingSource, now: @escaping @Sendable () -> Double = ServedLight.clockSeconds,
+        sink: @escaping @Sendable (ReadingNews) -> Void
+    ) {
+        self.source = source
+        self.now = now
+        self.sink = sink
+    }
+
+    /// Seconds on the continuous clock, which never goes back.
+    public static func clockSeconds() -> Double {
+        let elapsed = ContinuousClock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    private static let origin = ContinuousClock.now
+
+    public static let reads = SettingsRead(whileRunning: ["light-threshold"])
+    public static func slice(of settings: RunSettings) -> Double { settings.configuration.lightThreshold }
+    public static var defaultSettings: Double { DaemonConfiguration().lightThreshold }
+    public static var restartsForNewSettings: Bool { false }
+
+    public func apply(_ threshold: Double) {
+        filter.withLock { $0.threshold = threshold }
+    }
+
+    public func start(_ settings: Double, ended: @escaping @Sendable () -> Void) -> CaptureHandle {
+        start { self.pass($0) }
+    }
+
+    /// Hands `event` to the sink, a light level only when the filter publishes it; on the source's thread.
+    private func pass(_ event: ReadingEvent) -> NextRead {
+        switch event {
+        case .opened:
+            // A sensor opened (again): its first reading is published at once, as iio-sensor-proxy does.
+            filter.withLock { $0.reset() }
+        case .reading(.light(let level, let unit)):
+            let time = now()
+            let decision = filter.withLock { $0.take(level, at: time) }
+            if let published = decision.publish { sink(.event(.reading(.light(level: published, unit: unit)))) }
+            return decision.readAgainAt.map { .within(seconds: $0 - time) } ?? .onSchedule
+        default:
+            break
+        }
+        sink(.event(event))
+        return .onSchedule
+    }
+}

@@ -1,0 +1,75 @@
+import OrientConfiguration
+import OrientCore
+import OrientSampleSource
+
+/// What the services of the one-value sensors (light, proximity, compass) tell their sink, in the order it happens.
+/// The daemon passes it on to the D-Bus facade and the publisher.
+public enum ReadingNews: Sendable, Equatable {
+    /// Whether a sensor of the kind is plugged in, at start and at every change, read or not.
+    case present(Bool)
+    /// Someone wants the kind: the source is started, and its events follow.
+    case started
+    case event(ReadingEvent)
+    /// Nobody wants it any more: the source is stopped, and no event follows until the next `started`.
+    case stopped
+}
+
+/// A one-value sensor's part in its ``SensorService``: read while D-Bus clients claim its kind or socket clients
+/// want it, its presence (udev's word) always told to its sink, its events while it reads. Closed while nobody
+/// wants it: its source then has no thread at all.
+public protocol ServedReadingKind: ServedSensor {
+    var source: any ReadingSource { get }
+    var sink: @Sendable (ReadingNews) -> Void { get }
+}
+
+extension ServedReadingKind {
+    public var kind: SensorKind { source.kind }
+
+    public func isWanted(at level: SensorDemand.Level, with settings: Settings) -> Bool {
+        level.claims(of: kind) + level.readers(of: kind) > 0
+    }
+
+    public func openingReason(at level: SensorDemand.Level) -> String {
+        "\(level.claims(of: kind)) D-Bus claim(s), \(level.readers(of: kind)) socket client(s)"
+    }
+
+    public var closingReason: String { "no D-Bus claims, no socket clients" }
+
+    /// Says `started` before the source starts, so that its events come after.
+    func start(passing pass: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
+        sink(.started)
+        return source.start(paced: pass)
+    }
+
+    public func stopped() async { sink(.stopped) }
+
+    public func followPresence() async {
+        for await present in source.presence() { sink(.present(present)) }
+    }
+}
+
+/// A one-value sensor whose readings go out as they come, and that reads no setting: proximity, the compass.
+public struct ServedReading: ServedReadingKind {
+    /// Nothing: these kinds take no setting.
+    public struct Settings: Sendable, Equatable {}
+
+    public let source: any ReadingSource
+    public let sink: @Sendable (ReadingNews) -> Void
+
+    public init(source: any ReadingSource, sink: @escaping @Sendable (ReadingNews) -> Void) {
+        self.source = source
+        self.sink = sink
+    }
+
+    public static let reads = SettingsRead()
+    public static func slice(of settings: RunSettings) -> Settings { Settings() }
+    public static var defaultSettings: Settings { Settings() }
+
+    public func start(_ settings: Settings, ended: @escaping @Sendable () -> Void) -> CaptureHandle {
+        let sink = self.sink
+        return start { event in
+            sink(.event(event))
+            return .onSchedule
+        }
+    }
+}
