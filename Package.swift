@@ -76,8 +76,8 @@ let package = Package(
         .target(
             name: "OrientDBus",
             dependencies: [
-                "OrientConfiguration", "OrientCore", "OrientProtocol", "OrientPosix", "OrientSampleSource", "CSystemd",
-                "CSensorProxyBus", .product(name: "Logging", package: "swift-log"),
+                "OrientCore", "OrientPosix", "OrientSampleSource", "CSystemd", "CSensorProxyBus",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -190,7 +190,7 @@ let package = Package(
                 "OrientProtocol", "OrientCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientConfiguration", "OrientCore", "OrientSampleSource"]),
+        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientCore", "OrientSampleSource"]),
         .testTarget(
             name: "OrientPosixTests",
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),

@@ -35,6 +35,18 @@ public struct SensorProxyProperties: Sendable, Equatable {
 
     public init() {}
 
+    /// Takes what the daemon's store knows now. A reading the store has forgotten (its sensor gone) leaves the last
+    /// one shown, as iio-sensor-proxy does.
+    public mutating func show(_ snapshot: SensorSnapshot) {
+        natural = snapshot.natural
+        for (kind, sensor) in snapshot.sensors {
+            if let present = sensor.present { setPresent(present, of: kind) }
+            if let last = sensor.last { update(last) }
+        }
+        update(tilt: snapshot.tilt)
+        update(device: snapshot.device, readable: snapshot.accelerometerReadable)
+    }
+
     /// The panel's natural orientation, as the daemon names device orientations by it.
     public mutating func setNatural(_ natural: NaturalOrientation) {
         self.natural = natural

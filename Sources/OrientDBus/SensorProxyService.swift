@@ -1,7 +1,5 @@
 import Logging
-import OrientConfiguration
 import OrientCore
-import OrientProtocol
 import OrientPosix
 import OrientSampleSource
 import ServiceLifecycle
@@ -14,127 +12,55 @@ import Glibc
 /// Serves iio-sensor-proxy's D-Bus interface, so that GNOME, KDE, Phosh and Qt follow orientd unchanged: the
 /// accelerometer's orientation, the ambient light level, the proximity and the compass heading, each claimed per client.
 ///
-/// The connection lives on a thread of its own, blocked in `poll` on the bus and a wakeup pipe with sd-bus's
-/// own timeout: while nothing happens on the bus and nothing changes, it does not wake. The daemon reports
-/// changes with the `update` methods from any thread. When the bus goes away, or the name cannot be had, it retries
-/// with a growing delay; socket clients are never affected. It stops at graceful shutdown and at cancellation
-/// alike (a daemon that fails at start cancels its services rather than shutting them down).
-///
-/// As a configured part it takes the natural orientation, which decides what each device orientation is called.
-public final class SensorProxyService: Service, ConfiguredPart {
+/// Its one input is ``update(_:)``: what the daemon's store knows of every sensor (``SensorSnapshot``), handed over
+/// at each change from the store's executor. The connection lives on a thread of its own, blocked in `poll` on the
+/// bus and a wakeup pipe with sd-bus's own timeout: while nothing happens on the bus and nothing changes, it does
+/// not wake. When the bus goes away, or the name cannot be had, it retries with a growing delay; socket clients are
+/// never affected. It stops at graceful shutdown and at cancellation alike (a daemon that fails at start cancels
+/// its services rather than shutting them down).
+public final class SensorProxyService: Service {
     private struct Shared {
         var properties = SensorProxyProperties()
         var stopping = false
-        /// The kinds whose presence udev has not told yet.
-        var presenceUnknown: Set<SensorKind> = []
+        /// Whether udev has said, for every kind served, whether one is plugged in.
+        var presenceKnown = false
     }
 
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
-    private let presence: [SensorKind: AsyncStream<Bool>]
     private let claimsChanged: @Sendable (SensorKind, Int) -> Void
     private let logger: Logger
 
-    /// - Parameters:
-    ///   - presence: whether a sensor of each kind served is plugged in, as it changes.
-    ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
-    ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
-    public init(
-        presence: [SensorKind: AsyncStream<Bool>], logger: Logger,
-        claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
-    ) throws {
+    /// - Parameter claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last
+    ///   releases it or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
+    public init(logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void) throws {
         self.wakeup = try WakeupPipe()
-        self.presence = presence
-        shared.withLock { $0.presenceUnknown = Set(presence.keys) }
         self.claimsChanged = claimsChanged
         self.logger = logger
     }
 
-    public static let reads = SettingsRead(whileRunning: ["natural-orientation"])
-
-    public static func slice(of settings: RunSettings) -> NaturalOrientation { settings.panel.natural }
-
-    public func apply(_ natural: NaturalOrientation) async -> Refusal? {
-        setNatural(natural)
-        return nil
-    }
-
-    /// The daemon's state changed (the system state, whose device orientation is what the desktops want).
-    public func update(_ state: OrientationState) {
+    /// What the daemon knows of its sensors changed. From any thread; each snapshot is taken in turn, so that none of
+    /// the orientations it passes through is missed (the last upright one is what a device lying flat shows).
+    public func update(_ snapshot: SensorSnapshot) {
         let changed = shared.withLock { shared in
-            let before = shared.properties
-            shared.properties.update(device: state.device, readable: state.sensor == .available)
-            return shared.properties != before
-        }
-        if changed { wakeup.signal() }
-    }
-
-    /// The display's tilt changed (``AccelerometerTilt``).
-    public func update(tilt: AccelerometerTilt) {
-        let changed = shared.withLock { shared in
-            let before = shared.properties
-            shared.properties.update(tilt: tilt)
-            return shared.properties != before
-        }
-        if changed { wakeup.signal() }
-    }
-
-        /// A one-value sensor's event (light, proximity, compass): a reading updates its properties. Its presence comes
-    /// from udev, but an opened sensor is evidently present: said here too, so that a sensor plugged in while
-    /// claimed appears before its first reading, whichever thread sees udev's event first.
-    public func update(_ event: ReadingEvent) {
-        let changed = shared.withLock { shared in
-            let before = shared.properties
-            switch event {
-            case .opened(let description): shared.properties.setPresent(true, of: description.kind)
-            case .reading(let reading): shared.properties.update(reading)
-            case .lost, .noSensor: break
-            }
-            return shared.properties != before
-        }
-        if changed { wakeup.signal() }
-    }
-
-    /// The panel's natural orientation changed (or is known at start): the same device orientation may now be
-    /// another edge of the panel up.
-    public func setNatural(_ natural: NaturalOrientation) {
-        let changed = shared.withLock { shared in
-            let before = shared.properties
-            shared.properties.setNatural(natural)
-            return shared.properties != before
+            let before = (shared.properties, shared.presenceKnown)
+            shared.properties.show(snapshot)
+            shared.presenceKnown = snapshot.presenceKnown
+            return shared.properties != before.0 || shared.presenceKnown != before.1
         }
         if changed { wakeup.signal() }
     }
 
     public func run() async {
         let worker = BlockingWorker(name: "orientd-dbus")
-        // Child tasks, not Task {}: they inherit the daemon's executor preference (EventLoopTaskExecutor). The
-        // presence loops end when the group is cancelled, once the bus thread has returned.
-        await withDiscardingTaskGroup { group in
-            for (kind, presence) in presence {
-                group.addTask {
-                    for await present in presence {
-                        self.shared.withLock { shared in
-                            shared.properties.setPresent(present, of: kind)
-                            shared.presenceUnknown.remove(kind)
-                        }
-                        self.wakeup.signal()
-                    }
-                    // A stream that ends without a word must not keep the name from being asked for.
-                    self.shared.withLock { _ = $0.presenceUnknown.remove(kind) }
-                    self.wakeup.signal()
-                }
-            }
-            await withTaskCancellationHandler {
-                await withGracefulShutdownHandler {
-                    await worker.run { self.serveUntilStopped() }
-                } onGracefulShutdown: {
-                    self.stop()
-                }
-            } onCancel: {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await worker.run { self.serveUntilStopped() }
+            } onGracefulShutdown: {
                 self.stop()
             }
-            group.cancelAll()
+        } onCancel: {
+            self.stop()
         }
     }
 
@@ -156,7 +82,7 @@ public final class SensorProxyService: Service, ConfiguredPart {
         var claimed: Set<SensorKind> = []
         // The name is asked for once udev has said which sensors are there, as iio-sensor-proxy takes it only after
         // looking: a client that reads the properties at once must not find a present sensor absent.
-        while !stopping, !shared.withLock({ $0.presenceUnknown.isEmpty }) { waitForWakeup() }
+        while !stopping, !shared.withLock({ $0.presenceKnown }) { waitForWakeup() }
         while !stopping {
             var connection: SensorProxyConnection?
             do {

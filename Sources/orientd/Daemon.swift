@@ -26,7 +26,7 @@ import Glibc
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
     static let partTypes: [any ConfiguredPart.Type] = [
-        ConnectionPolicyPart.self, PublisherPart.self, SensorProxyService.self, SensorService<ServedAccelerometer>.self,
+        ConnectionPolicyPart.self, PublisherPart.self, SensorService<ServedAccelerometer>.self,
         SensorService<ServedLight>.self, SensorService<ServedReading>.self, StartupChoices.self,
     ]
 
@@ -64,36 +64,19 @@ enum Daemon {
         // the socket and on D-Bus.
         let allReadings = ReadingSources.all(logger: logger)
         let readingSources = source is ReplaySource ? [] : allReadings
-        // Each one's presence as its reading service hears it from udev, relayed to the facade's Has* properties.
-        let readingPresence = Dictionary(uniqueKeysWithValues: readingSources.map {
-            ($0.kind, AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1)))
-        })
-        let facade = start.dbus
-            ? try SensorProxyService(
-                presence: readingPresence.mapValues(\.stream).merging([.accelerometer: source.presence()]) { $1 }, logger: logger
-            ) {
-                demand.setClaims($1, of: $0)
-            } : nil
+        let facade = start.dbus ? try SensorProxyService(logger: logger) { demand.setClaims($1, of: $0) } : nil
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, readingKinds: readingSources.map(\.kind), logger: logger,
-            becameFresh: { startupPages.release("the sensor is read") }, tiltChanged: { facade?.update(tilt: $0) }
+            becameFresh: { startupPages.release("the sensor is read") }, sensorsChanged: { facade?.update($0) }
         ) { state in
-            // The publisher's sinks besides the socket: the D-Bus facade and the tablet-mode switch, each optional.
-            facade?.update(state)
+            // The publisher's sink besides the socket and the facade: the tablet-mode switch, optional.
             do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
         }
         // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
         let readingServices = allReadings.map { reading -> (kind: SensorKind, service: any Service & ConfiguredPart) in
-            let (kind, presence) = (reading.kind, readingPresence[reading.kind]?.continuation)
-            let sink: @Sendable (ReadingNews) -> Void = { news in
-                // The reading service's sinks: the D-Bus facade (its properties) and the publisher (the socket).
-                switch news {
-                case .present(let present): presence?.yield(present)
-                case .event(let event): facade?.update(event)
-                case .started, .stopped: break
-                }
-                loop.execute { publisher.value.readingNews(news, of: kind) }
-            }
+            // What a reading service learns goes to the store, which the socket and the facade both show.
+            let kind = reading.kind
+            let sink: @Sendable (ReadingNews) -> Void = { news in loop.execute { publisher.value.readingNews(news, of: kind) } }
             // The light sensor's levels pass its filter; the others' readings go out as they come.
             if kind == .light {
                 return (kind, SensorService(ServedLight(source: reading, sink: sink), demand: demand, logger: logger))
@@ -104,7 +87,7 @@ enum Daemon {
         let sensor = SensorService(
             ServedAccelerometer(
                 source: source, eventLoop: loop, publisher: publisher, subscribersToOpen: options.replayWaitFor,
-                keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd, logger: logger),
+                keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd, followsPresence: facade != nil, logger: logger),
             demand: demand, logger: logger)
         let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking)
 
@@ -114,7 +97,6 @@ enum Daemon {
             ConnectionPolicyPart(policy, logger: logger),
             PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
         ]
-        if let facade { parts.append(facade) }
         parts += [sensor] + readingServices.map(\.service) + [StartupChoices()]
         let running = RunningConfiguration(
             started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
@@ -154,14 +136,14 @@ enum Daemon {
     /// settings come from its part, at start.
     private static func makePublisher(
         on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, readingKinds: [SensorKind], logger: Logger,
-        becameFresh: @escaping @Sendable () -> Void, tiltChanged: @escaping @Sendable (AccelerometerTilt) -> Void,
+        becameFresh: @escaping @Sendable () -> Void, sensorsChanged: @escaping @Sendable (SensorSnapshot) -> Void,
         systemStateChanged: @escaping @Sendable (OrientationState) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
                 clock: EventLoopClock(loop), subscribersChanged: { demand.setSubscribers($0) },
                 freshStateWanted: { demand.setFreshStateWanted($0) }, readersChanged: { demand.setReaders($0) },
-                systemStateChanged: systemStateChanged, becameFresh: becameFresh, tiltChanged: tiltChanged)
+                systemStateChanged: systemStateChanged, becameFresh: becameFresh, sensorsChanged: sensorsChanged)
             return NIOLoopBound(
                 Publisher(
                     settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string,

@@ -188,4 +188,26 @@ struct SensorProxyCompassPropertiesTests {
         #expect(!properties.hasCompass && properties.compassHeading == 271.5)
         #expect(!properties.hasAmbientLight && properties.lightLevel == 0, "the light sensor is another sensor")
     }
+
+    @Test("From the store's snapshot: presence, readings and the orientation named by the panel; a reading the store forgot stays shown")
+    func fromSnapshot() {
+        var properties = SensorProxyProperties()
+        var snapshot = SensorSnapshot(
+            device: .landscapeRight, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
+            sensors: [.accelerometer: .init(present: true), .light: .init(present: true, last: .light(level: 40, unit: .lux))])
+        properties.show(snapshot)
+        #expect(properties.hasAccelerometer && properties.accelerometerOrientation == "left-up")
+        #expect(properties.accelerometerTilt == "vertical")
+        #expect(properties.hasAmbientLight && properties.lightLevel == 40)
+        #expect(!properties.hasProximity, "a kind not served is not there")
+        snapshot.sensors[.light] = .init(present: false, last: nil)
+        snapshot.device = .faceUp
+        properties.show(snapshot)
+        #expect(!properties.hasAmbientLight && properties.lightLevel == 40, "unplugged: the last level stays")
+        #expect(properties.accelerometerOrientation == "left-up", "lying flat keeps the last upright one")
+        snapshot.natural = .landscape
+        snapshot.device = .portrait
+        properties.show(snapshot)
+        #expect(properties.accelerometerOrientation == "left-up", "on a landscape panel, portrait has the left edge up")
+    }
 }

@@ -1,5 +1,6 @@
 import OrientCore
 import OrientProtocol
+import OrientSampleSource
 import OrientServer
 import Testing
 
@@ -184,13 +185,15 @@ struct PublisherTests {
         #expect(p.systemState.interface == .landscapeLeft, "not the fallback order's landscape-right")
     }
 
-    @Test("A tilt goes to the tilt's followers only: subscribers are sent nothing for it; losing the sensor makes it undefined")
+    @Test("A tilt goes to the D-Bus facade's snapshot only: subscribers are sent nothing for it; losing the sensor makes it undefined")
     func tiltNotOnTheSocket() {
         var tilts: [AccelerometerTilt] = []
         var states = 0
         let p = Publisher(
             settings: .init(), persistent: PersistentState(), version: "test",
-            dependencies: .init(clock: ManualClock(), systemStateChanged: { _ in states += 1 }, tiltChanged: { tilts.append($0) }))
+            dependencies: .init(
+                clock: ManualClock(), systemStateChanged: { _ in states += 1 },
+                sensorsChanged: { if tilts.last != $0.tilt { tilts.append($0.tilt) } }))
         let sink = RecordingSink()
         _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
         p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
@@ -199,11 +202,37 @@ struct PublisherTests {
         p.tiltChanged(.tiltedUp)
         p.tiltChanged(.tiltedUp)
         p.tiltChanged(.faceDown)
-        #expect(tilts == [.tiltedUp, .faceDown], "each change once")
+        #expect(tilts == [.undefined, .tiltedUp, .faceDown], "each change once")
         #expect(sink.lines.count == lines, "no event for a subscriber: \(sink.lines)")
         #expect(states == statesBefore, "the system state's followers are not woken either")
         p.sensorLost(.unavailable)
         #expect(tilts.last == .undefined)
     }
-}
 
+    @Test("The facade's snapshot: one store for every kind; told once per change; the compass's heading kept for it alone")
+    func sensorsSnapshot() {
+        var snapshots: [SensorSnapshot] = []
+        let p = Publisher(
+            settings: .init(), persistent: PersistentState(), version: "test", readingKinds: [.light, .compass],
+            dependencies: .init(clock: ManualClock(), sensorsChanged: { snapshots.append($0) }))
+        #expect(snapshots.count == 1, "told at start")
+        #expect(snapshots.last?.presenceKnown == false, "nobody has said whether the sensors are there")
+        p.accelerometerPresent(true)
+        p.readingNews(.present(true), of: .light)
+        p.readingNews(.present(true), of: .compass)
+        #expect(snapshots.last?.presenceKnown == true)
+        let told = snapshots.count
+        p.readingNews(.present(true), of: .light)
+        #expect(snapshots.count == told, "no change, nothing told")
+        p.readingNews(.event(.reading(.compass(heading: 93))), of: .compass)
+        #expect(snapshots.last?.sensors[.compass]?.last == .compass(heading: 93))
+        p.readingNews(.event(.reading(.light(level: 40, unit: .lux))), of: .light)
+        #expect(snapshots.last?.sensors[.light]?.last == .light(level: 40, unit: .lux))
+        let sink = RecordingSink()
+        _ = p.get(nil, readings: [.light], from: sink, id: nil)
+        #expect(p.sensors.sensors.keys.sorted() == [.accelerometer, .light, .compass])
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.deviceChanged(.landscapeLeft, time: 1)
+        #expect(snapshots.last?.device == .landscapeLeft && snapshots.last?.accelerometerReadable == true)
+    }
+}

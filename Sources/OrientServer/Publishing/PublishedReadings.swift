@@ -2,9 +2,10 @@ import OrientCore
 import OrientProtocol
 import OrientSampleSource
 
-/// What the daemon knows of each one-value sensor it serves (light, proximity, compass), from its reading service:
-/// whether one is plugged in, whether it is read, the sensor last opened and its last reading. Pure: each change
-/// returns the state socket clients are now told of that kind, when that may have changed.
+/// What the daemon knows of each one-value sensor it serves (light, proximity, compass), from its service: whether
+/// one is plugged in, whether it is read, the sensor last opened and its last reading. Pure: each change returns the
+/// state socket clients are now told of that kind, when that may have changed. Socket clients see only the kinds
+/// the socket offers (``SensorKind/socket``); the D-Bus facade sees them all (``snapshot``).
 struct PublishedReadings {
     struct Sensor {
         /// Whether one is plugged in: udev's word, or the source's own (opened, lost, none found); `nil` until
@@ -50,8 +51,7 @@ struct PublishedReadings {
         case .event(.reading(let reading)):
             sensor.present = true
             sensor.heardSinceOpened = true
-            // A kind the socket does not offer (the compass) is kept from it altogether (see PROTOCOL.md).
-            if kind.socket == .reading { sensor.last = reading }
+            sensor.last = reading
         case .event(.lost), .event(.noSensor):
             sensor.present = false
             sensor.heardSinceOpened = true
@@ -74,6 +74,11 @@ struct PublishedReadings {
     func isSettled(_ kind: SensorKind) -> Bool {
         guard let sensor = sensors[kind] else { return true }
         return sensor.open && sensor.heardSinceOpened
+    }
+
+    /// Each kind served, as the D-Bus facade sees it.
+    var snapshot: [SensorKind: SensorSnapshot.Sensor] {
+        sensors.mapValues { SensorSnapshot.Sensor(present: $0.present, last: $0.last) }
     }
 
     /// Each kind served, for `status`.

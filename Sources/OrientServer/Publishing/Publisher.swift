@@ -53,21 +53,21 @@ public final class Publisher {
         /// How many socket clients want each one-value sensor (subscribers that asked for it, and a `get` waiting
         /// for it), whenever that changes: its reading service opens and closes it.
         public var readersChanged: ([SensorKind: Int]) -> Void
-        /// The system state, at start and after anything that may have changed it (the D-Bus facade and the
-        /// tablet-mode switch follow it).
+        /// The system state, at start and after anything that may have changed it (the tablet-mode switch follows
+        /// it).
         public var systemStateChanged: (OrientationState) -> Void
         /// The state has just become fresh (see ``PublishedState/isFresh``): the sensor, opened at start or for a
         /// client, has been read and its orientation committed. The daemon's start-up work is behind it.
         public var becameFresh: () -> Void
-        /// The display's tilt, whenever it changes (the D-Bus facade's `AccelerometerTilt`; not on the socket).
-        public var tiltChanged: (AccelerometerTilt) -> Void
+        /// What is known of every sensor, at start and whenever it changes: the D-Bus facade's one input.
+        public var sensorsChanged: (SensorSnapshot) -> Void
 
         public init(
             clock: any PublishingClock, subscribersChanged: @escaping (Int) -> Void = { _ in },
             freshStateWanted: @escaping (Bool) -> Void = { _ in },
             readersChanged: @escaping ([SensorKind: Int]) -> Void = { _ in },
             systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
-            becameFresh: @escaping () -> Void = {}, tiltChanged: @escaping (AccelerometerTilt) -> Void = { _ in }
+            becameFresh: @escaping () -> Void = {}, sensorsChanged: @escaping (SensorSnapshot) -> Void = { _ in }
         ) {
             self.clock = clock
             self.subscribersChanged = subscribersChanged
@@ -75,7 +75,7 @@ public final class Publisher {
             self.readersChanged = readersChanged
             self.systemStateChanged = systemStateChanged
             self.becameFresh = becameFresh
-            self.tiltChanged = tiltChanged
+            self.sensorsChanged = sensorsChanged
         }
     }
 
@@ -84,6 +84,10 @@ public final class Publisher {
     private var subscribers = SubscriberRegistry()
     /// The readers last told to `readersChanged`.
     private var readersTold: [SensorKind: Int] = [:]
+    /// Whether an accelerometer is plugged in, as udev says; `nil` until it has said (or where nobody follows it).
+    private var accelerometerPresent: Bool?
+    /// The snapshot last told to `sensorsChanged`.
+    private var snapshotTold: SensorSnapshot?
     private let pendingGets: PendingGets
     private let dependencies: Dependencies
     private let started: ContinuousClock.Instant = .now
@@ -100,6 +104,7 @@ public final class Publisher {
         self.dependencies = dependencies
         self.pendingGets = PendingGets(clock: dependencies.clock, freshStateWanted: dependencies.freshStateWanted)
         dependencies.systemStateChanged(state.systemState)
+        tellSensors()
     }
 
     public var settings: Settings { state.settings }
@@ -303,9 +308,15 @@ public final class Publisher {
         freshnessMayHaveChanged(wasFresh: wasFresh)
     }
 
-    /// The display's tilt changed: its followers are told; subscribers are not, since their states do not hold it.
+    /// The display's tilt changed: the D-Bus facade is told; subscribers are not, since their states do not hold it.
     public func tiltChanged(_ tilt: AccelerometerTilt) {
-        if state.tiltChanged(tilt) { dependencies.tiltChanged(tilt) }
+        if state.tiltChanged(tilt) { tellSensors() }
+    }
+
+    /// Whether an accelerometer is plugged in, as udev says, whether or not it is open.
+    public func accelerometerPresent(_ present: Bool) {
+        accelerometerPresent = present
+        tellSensors()
     }
 
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
@@ -326,9 +337,7 @@ public final class Publisher {
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
     public func sensorLost(_ sensorState: SensorState) {
-        let tilt = state.tilt
         subscribers.apply(state.sensorLost(sensorState))
-        if state.tilt != tilt { dependencies.tiltChanged(state.tilt) }
         broadcast()
         // No sensor to wait for: say so now rather than at the time limit (once the readings asked for are in).
         pendingGets.orientationSettled = true
@@ -341,6 +350,7 @@ public final class Publisher {
     /// waiting for its reading may be answered.
     public func readingNews(_ news: ReadingNews, of kind: SensorKind) {
         if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
+        tellSensors()
         answerPendingGetsIfSettled()
     }
 
@@ -365,5 +375,23 @@ public final class Publisher {
     private func broadcast() {
         dependencies.systemStateChanged(state.systemState)
         subscribers.broadcast(state)
+        tellSensors()
+    }
+
+    /// What is known of every sensor: the D-Bus facade's view of the store.
+    public var sensors: SensorSnapshot {
+        var sensors = readings.snapshot
+        sensors[.accelerometer] = SensorSnapshot.Sensor(present: accelerometerPresent)
+        return SensorSnapshot(
+            device: state.device, accelerometerReadable: state.sensor == .available, tilt: state.tilt,
+            natural: state.settings.panel.natural, sensors: sensors)
+    }
+
+    /// Tells the facade the snapshot, when it changed.
+    private func tellSensors() {
+        let now = sensors
+        guard now != snapshotTold else { return }
+        snapshotTold = now
+        dependencies.sensorsChanged(now)
     }
 }

@@ -21,11 +21,14 @@ public struct ServedAccelerometer: ServedSensor {
     /// hinge whether or not anyone listens).
     private let keepOpen: Bool
     private let exitAtEnd: Bool
+    /// Tell the store whether an accelerometer is plugged in (for the D-Bus facade's `HasAccelerometer`).
+    private let followsPresence: Bool
     private let logger: Logger
 
     public init(
         source: any SampleSource, eventLoop: any EventLoop, publisher: NIOLoopBound<Publisher>,
-        subscribersToOpen: Int? = nil, keepOpen: Bool = false, exitAtEnd: Bool = false, logger: Logger
+        subscribersToOpen: Int? = nil, keepOpen: Bool = false, exitAtEnd: Bool = false, followsPresence: Bool = false,
+        logger: Logger
     ) {
         self.source = source
         self.eventLoop = eventLoop
@@ -33,6 +36,7 @@ public struct ServedAccelerometer: ServedSensor {
         self.subscribersToOpen = subscribersToOpen
         self.keepOpen = keepOpen
         self.exitAtEnd = exitAtEnd
+        self.followsPresence = followsPresence
         self.logger = logger
     }
 
@@ -77,6 +81,14 @@ public struct ServedAccelerometer: ServedSensor {
     public func stopped() async {
         let publisher = self.publisher
         try? await eventLoop.submit { publisher.value.sensorReleased() }.get()
+    }
+
+    public func followPresence() async {
+        guard followsPresence else { return }
+        let publisher = self.publisher
+        for await present in source.presence() {
+            eventLoop.execute { publisher.value.accelerometerPresent(present) }
+        }
     }
 
     public func sourceEnded() -> Bool {
