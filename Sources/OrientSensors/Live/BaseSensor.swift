@@ -16,7 +16,7 @@ final class BaseSensor {
     private let reader: IIOPolledAccelerometer
     private let learned: LearnedGravity
     private let logger: Logger
-    private var calibrator: GravityCalibrator
+    private var readings: ScaledReadings
     /// Tells the consumer what was learned, as the display's correction is told.
     private let announce: (GravityCorrection) -> Void
 
@@ -44,21 +44,18 @@ final class BaseSensor {
         self.mountMatrix = matrix
         self.matrixSource = source
         let before = learned.correction(id: candidate.id, publishedScale: device.scale)
-        self.calibrator = GravityCalibrator(publishedScale: device.scale, learnedBefore: before)
+        self.readings = ScaledReadings(scale: device.scale, learnedBefore: before)
     }
 
     /// The base reading now, scaled and corrected; `nil` while a missing scale is still being learned.
     func read(at time: Double) throws(SensorError) -> Vector3? {
-        let unscaled = try reader.read().value
-        let scale = reader.device.scale
-        let published = scale.map { Vector3(unscaled.x * $0.x, unscaled.y * $0.y, unscaled.z * $0.z) } ?? unscaled
-        if let correction = calibrator.learn(magnitude: published.length, at: time) {
+        let (acceleration, correction) = readings.take(try reader.read().value, at: time)
+        if let correction {
             let text = correction.explanation(device: "base accelerometer \(candidate.id)")
             if correction.publishedScale == nil { logger.notice("\(text)") } else { logger.warning("\(text)") }
             learned.remember(correction.factor, id: candidate.id, publishedScale: correction.publishedScale)
             announce(correction)
         }
-        guard let factor = calibrator.correction else { return nil }
-        return factor == 1 ? published : published * factor
+        return acceleration
     }
 }
