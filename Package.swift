@@ -190,7 +190,10 @@ let package = Package(
                 "OrientProtocol", "OrientCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "OrientDBusTests", dependencies: ["OrientDBus", "OrientCore", "OrientSampleSource"]),
+        // Logging for the facade run in-process; its fixture is the daemon's tests' GIO client.
+        .testTarget(
+            name: "OrientDBusTests",
+            dependencies: ["OrientDBus", "OrientCore", "OrientSampleSource", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "OrientPosixTests",
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),

@@ -12,8 +12,9 @@ set -euo pipefail
 # strace: the state file's tests see its fsyncs, and slow them down, through it.
 # groff-base: scripts/check-docs.sh renders the generated manual pages.
 # sway: orientctl follow's tests run it headless (swaymsg checks its outputs).
+# libglib2.0-bin: gdbus, whose monitor the D-Bus tests read signals with.
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
-    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway)
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway libglib2.0-bin)
 # Named on the command line: what one target needs besides (make deb: debhelper; make check-deb: lintian).
 packages+=("$@")
 

@@ -37,15 +37,22 @@ final class SensorProxyConnection {
     private var published = SensorProxyProperties()
     private let logger: Logger
 
-    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), registers the objects and asks for the
-    /// name. Returns whether the name is ours now or queued behind its current owner.
-    init(logger: Logger) throws(BusError) {
+    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), or to the bus at `address`, and registers
+    /// the objects.
+    init(address: String? = nil, logger: Logger) throws(BusError) {
         self.logger = logger
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: csp_handlers(context: nil, method: handleMethod, property: readProperty))
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         do {
-            try check("sd_bus_open_system", sd_bus_open_system_with_description(&bus, "orientd"))
+            if let address {
+                try check("sd_bus_new", sd_bus_new(&bus))
+                try check("sd_bus_set_address", sd_bus_set_address(bus, address))
+                try check("sd_bus_set_bus_client", sd_bus_set_bus_client(bus, 1))
+                try check("sd_bus_start", sd_bus_start(bus))
+            } else {
+                try check("sd_bus_open_system", sd_bus_open_system_with_description(&bus, "orientd"))
+            }
             for kind in Self.claimable {
                 var track: OpaquePointer?
                 try check("sd_bus_track_new", sd_bus_track_new(bus, &track, nil, nil))

@@ -29,13 +29,19 @@ public final class SensorProxyService: Service {
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
     private let claimsChanged: @Sendable (SensorKind, Int) -> Void
+    private let busAddress: String?
     private let logger: Logger
 
-    /// - Parameter claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last
-    ///   releases it or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
-    public init(logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void) throws {
+    /// - Parameters:
+    ///   - busAddress: the bus to serve on; `nil` (the daemon's): the system bus, or `DBUS_SYSTEM_BUS_ADDRESS`.
+    ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
+    ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
+    public init(
+        busAddress: String? = nil, logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+    ) throws {
         self.wakeup = try WakeupPipe()
         self.claimsChanged = claimsChanged
+        self.busAddress = busAddress
         self.logger = logger
     }
 
@@ -86,7 +92,7 @@ public final class SensorProxyService: Service {
         while !stopping {
             var connection: SensorProxyConnection?
             do {
-                let current = try SensorProxyConnection(logger: logger)
+                let current = try SensorProxyConnection(address: busAddress, logger: logger)
                 connection = current
                 if try !current.requestName() {
                     logger.warning(

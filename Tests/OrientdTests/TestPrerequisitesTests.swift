@@ -33,6 +33,11 @@ struct TestPrerequisitesTests {
         #expect(FileManager.default.isExecutableFile(atPath: SideBySideBench.sensorProxyDaemon), "install iio-sensor-proxy")
     }
 
+    @Test("gdbus is installed (the D-Bus tests read signals with its monitor)")
+    func gdbus() {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/gdbus"), "install libglib2.0-bin")
+    }
+
     @Test("strace is installed (the state file's system-call tests)")
     func strace() {
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "install strace")

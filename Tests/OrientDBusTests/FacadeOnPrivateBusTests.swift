@@ -1,0 +1,175 @@
+import Foundation
+import Glibc
+import Logging
+import OrientCore
+import OrientDBus
+import OrientSampleSource
+import Synchronization
+import Testing
+
+/// The programs the in-process facade tests run.
+enum BusTools {
+    static let present = ["/usr/bin/dbus-daemon", "/usr/bin/busctl", "/usr/bin/gdbus", "/usr/bin/python3"]
+        .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// The facade in this process, on a dbus-daemon of the test's own: what a real client reads, claims and is told.
+@Suite(
+    "The D-Bus facade in-process, on a private bus", .serialized,
+    .enabled(if: BusTools.present, "needs dbus-daemon, busctl, gdbus and python3-gi"))
+struct FacadeOnPrivateBusTests {
+    /// A GIO client that claims and releases on command (the daemon's tests use it too).
+    static let busClient = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../OrientdTests/Fixtures/bus_client.py").standardized.path
+
+    /// A program whose output lines are kept as they come.
+    final class LineProcess: @unchecked Sendable {
+        let process = Process()
+        private let input = Pipe()
+        private let received = Lines()
+
+        final class Lines: Sendable {
+            let value = Mutex<[String]>([])
+        }
+
+        init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = input
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let received = self.received
+            Thread.detachNewThread {
+                var buffer = Data()
+                while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+                    buffer.append(data)
+                    while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
+                        buffer.removeSubrange(buffer.startIndex...end)
+                        received.value.withLock { $0.append(line) }
+                    }
+                }
+            }
+        }
+
+        var lines: [String] { received.value.withLock { $0 } }
+
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        /// The first line from `start` on that passes `test`, waiting up to 10 s.
+        func line(after start: Int = 0, _ test: (String) -> Bool) -> String? {
+            for _ in 0..<1000 {
+                if let found = lines.dropFirst(start).first(where: test) { return found }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return nil
+        }
+
+        /// SIGKILL: the test runner's children may inherit SIGTERM ignored.
+        func kill() {
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        deinit { kill() }
+    }
+
+    /// A dbus-daemon that lets anyone own and call anything.
+    final class Bus {
+        let folder = NSTemporaryDirectory() + "orientd-facade-\(UUID().uuidString.prefix(8))"
+        var address: String { "unix:path=\(folder)/bus" }
+        private var daemon: LineProcess?
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try """
+                <busconfig><type>system</type><listen>\(address)</listen><auth>EXTERNAL</auth>
+                <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/>
+                <allow send_type="method_call"/><allow receive_sender="*"/></policy></busconfig>
+                """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+            daemon = try LineProcess("/usr/bin/dbus-daemon", ["--nofork", "--config-file", folder + "/bus.conf"])
+            for _ in 0..<500 where !FileManager.default.fileExists(atPath: folder + "/bus") {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+
+        /// A property of the main object as busctl prints it (`b true`, `d 40`), or nil.
+        func property(_ name: String, path: String = "/net/hadess/SensorProxy", interface: String = "net.hadess.SensorProxy") -> String? {
+            let busctl = Process()
+            busctl.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+            busctl.arguments = ["--address=\(address)", "get-property", "net.hadess.SensorProxy", path, interface, name]
+            let output = Pipe()
+            busctl.standardOutput = output
+            busctl.standardError = FileHandle.nullDevice
+            guard (try? busctl.run()) != nil else { return nil }
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            busctl.waitUntilExit()
+            return busctl.terminationStatus == 0 ? text.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        }
+
+        deinit {
+            daemon = nil
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    static let present = SensorSnapshot(
+        device: .portrait, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
+        sensors: [.accelerometer: .init(present: true), .light: .init(present: true, last: .light(level: 40, unit: .lux))])
+
+    private func waitFor(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test("Reads follow the snapshot; claims are counted per kind and per client; a change is signalled; it stops when cancelled")
+    func serves() async throws {
+        let bus = try Bus()
+        let claims = Mutex<[String]>([])
+        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
+            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
+        }
+        let serving = Task { await facade.run() }
+        #expect(bus.property("HasAccelerometer") == nil, "no name before the sensors' presence is known")
+        facade.update(Self.present)
+        #expect(await waitFor { bus.property("LightLevel") == "d 40" })
+        #expect(bus.property("AccelerometerOrientation") == "s \"normal\"")
+        #expect(bus.property("HasProximity") == "b false", "a kind not served")
+        #expect(bus.property("HasCompass", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass") == "b false")
+
+        let signals = try LineProcess(
+            "/usr/bin/gdbus", ["monitor", "--address", bus.address, "--dest", "net.hadess.SensorProxy"])
+        #expect(signals.line { $0.hasPrefix("Monitoring signals") } != nil)
+        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        client.send("claim-light")
+        #expect(client.line { $0 == "ok" } != nil)
+        #expect(await waitFor { claims.withLock { $0 } == ["light 1"] })
+        client.send("claim-light")
+        client.send("release-light")
+        #expect(await waitFor { claims.withLock { $0 } == ["light 1", "light 0"] }, "a repeated claim is one claim")
+
+        var brighter = Self.present
+        brighter.sensors[.light]?.last = .light(level: 55, unit: .lux)
+        let start = signals.lines.count
+        facade.update(brighter)
+        let changed = signals.line(after: start) { $0.contains("PropertiesChanged") }
+        #expect(changed?.contains("'LightLevel': <55.0>") == true && changed?.contains("'LightLevelUnit': <'lux'>") == true,
+                "\(signals.lines)")
+
+        client.send("claim-proximity")
+        #expect(await waitFor { claims.withLock { $0 }.last == "proximity 1" })
+        client.kill()
+        #expect(await waitFor { claims.withLock { $0 }.last == "proximity 0" }, "a claimant leaving the bus releases")
+
+        serving.cancel()
+        await serving.value
+        #expect(await waitFor { bus.property("HasAccelerometer") == nil }, "off the bus once stopped")
+    }
+}
