@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import PropertyBased
 import Testing
 
 /// The tilt as iio-sensor-proxy defines it (its `tilt_calc`): the angle of z above the x-y plane, in whole degrees
@@ -75,5 +76,41 @@ struct AccelerometerTiltTests {
         var engine = try EngineConfiguration().makeEngine(displayMatrix: mirrored, baseMatrix: nil)
         let update = try engine.feed(AccelSample(time: 0, acceleration: Self.reading(degrees: 45)))
         #expect(update.tilt == .tiltedDown, "z as the given matrix maps it")
+    }
+
+    /// iio-sensor-proxy's own rule, as written: the angle by atan2, rounded to a whole degree, then the bands.
+    static func byAngle(_ x: Int, _ y: Int, _ z: Int) -> AccelerometerTilt {
+        let degrees = Int((atan2(Double(z), Double(x * x + y * y).squareRoot()) * 180 / .pi).rounded())
+        switch abs(degrees) {
+        case ...AccelerometerTilt.verticalLimit: return .vertical
+        case ..<AccelerometerTilt.faceLimit: return degrees > 0 ? .tiltedUp : .tiltedDown
+        default: return degrees > 0 ? .faceUp : .faceDown
+        }
+    }
+
+    /// A reading whose counts are `counts` exactly (256 per g, as iio-sensor-proxy scales them).
+    static func reading(counts x: Int, _ y: Int, _ z: Int) -> Vector3 {
+        // A hair above each count, so that truncating towards zero gives the count back.
+        func value(_ count: Int) -> Double { (Double(count) + (count < 0 ? -0.25 : 0.25)) * 9.81 / 256 }
+        return Vector3(value(x), value(y), value(z))
+    }
+
+    @Test("Without atan2 it decides as atan2 does: random readings up to 4 g, and readings a hair either side of each band's edge")
+    func sameAsByAngle() async {
+        await propertyCheck(count: 3000, input: Gen.int(in: -1024...1024), Gen.int(in: -1024...1024), Gen.int(in: -1024...1024)) {
+            x, y, z in
+            #expect(AccelerometerTilt(Self.reading(counts: x, y, z)) == Self.byAngle(x, y, z), "(\(x), \(y), \(z))")
+        }
+        // Near 20.5° and 69.5°, where rounding changes the band: every whole count around the edge at 1 g.
+        for edge in [20.5, 69.5, -20.5, -69.5] {
+            for magnitude in [200.0, 256, 300, 512] {
+                let radians = edge * .pi / 180
+                let across = Int((magnitude * cos(radians)).rounded())
+                let upright = Int((magnitude * sin(radians)).rounded())
+                for z in upright - 3...upright + 3 {
+                    #expect(AccelerometerTilt(Self.reading(counts: 0, across, z)) == Self.byAngle(0, across, z), "(0, \(across), \(z))")
+                }
+            }
+        }
     }
 }

@@ -30,14 +30,28 @@ public enum AccelerometerTilt: String, Sendable, CaseIterable, Hashable {
             let scaled = value * 256 / 9.81
             return scaled.isFinite ? Int(scaled.clamped(to: -1e9...1e9)) : 0
         }
-        let (x, y, z) = (counts(acceleration.x), counts(acceleration.y), counts(acceleration.z))
-        let across = Double(x * x + y * y).squareRoot()
-        let degrees = Int((Double.atan2(y: Double(z), x: across) * 180 / .pi).rounded())
-        switch abs(degrees) {
-        case ...Self.verticalLimit: self = .vertical
-        case ..<Self.faceLimit: self = degrees > 0 ? .tiltedUp : .tiltedDown
-        default: self = degrees > 0 ? .faceUp : .faceDown
+        let (x, y, z) = (Double(counts(acceleration.x)), Double(counts(acceleration.y)), Double(counts(acceleration.z)))
+        // The angle rounded to a whole degree is at most 20 when the angle is below 20.5°, and below 70 when it is
+        // below 69.5° (halves round away from zero): compared as z² against tan² of those times x² + y², which
+        // decides as atan2 would without computing it at every sample (the tests check the two agree).
+        let across = x * x + y * y
+        let up = z * z
+        if z == 0 || up < Self.tanSquared205 * across {
+            self = .vertical
+        } else if up < Self.tanSquared695 * across {
+            self = z > 0 ? .tiltedUp : .tiltedDown
+        } else {
+            self = z > 0 ? .faceUp : .faceDown
         }
+    }
+
+    /// tan²(20.5°) and tan²(69.5°): where the rounded angle crosses ``verticalLimit`` and ``faceLimit``.
+    static let tanSquared205 = tanSquared(degrees: Double(verticalLimit) + 0.5)
+    static let tanSquared695 = tanSquared(degrees: Double(faceLimit) - 0.5)
+
+    private static func tanSquared(degrees: Double) -> Double {
+        let t = Double.tan(degrees * .pi / 180)
+        return t * t
     }
 }
 
