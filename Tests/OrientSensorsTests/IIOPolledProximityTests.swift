@@ -4,24 +4,31 @@ import OrientSampleSource
 @testable import OrientSensors
 import Testing
 
-/// The polled proximity driver: its 10 % band, how it is found, where its near level comes from, and reads on real
-/// files in a folder standing in for the device's sysfs folder.
+/// The polled proximity driver: iio-sensor-proxy 3.9's margin, how it is found, where its near level comes from,
+/// and reads on real files in a folder standing in for the device's sysfs folder.
 @Suite("Polled IIO proximity sensor")
 struct IIOPolledProximityTests {
     typealias Device = IIOPolledLightTests.Device
     let logger = Logger(label: "test")
 
-    @Test("Near above 110 % of the level when the last reading was far, and down to 90 % once near")
-    func band() {
-        // Far: the level itself, and up to 110 %, stay far.
-        #expect(!IIOPolledProximity.isNear(raw: 100, level: 100, wasNear: false))
-        #expect(!IIOPolledProximity.isNear(raw: 110, level: 100, wasNear: false))
-        #expect(IIOPolledProximity.isNear(raw: 111, level: 100, wasNear: false))
-        // Near: it stays near down to just above 90 %.
-        #expect(IIOPolledProximity.isNear(raw: 100, level: 100, wasNear: true))
-        #expect(IIOPolledProximity.isNear(raw: 91, level: 100, wasNear: true))
-        #expect(!IIOPolledProximity.isNear(raw: 90, level: 100, wasNear: true))
-        #expect(!IIOPolledProximity.isNear(raw: 0, level: 100, wasNear: true))
+    @Test("Near above 110 % of the level after a reading at or below it, above 90 % after one above it")
+    func margin() {
+        #expect(!IIOPolledProximity.isNear(raw: 110, level: 100, previous: 100))
+        #expect(IIOPolledProximity.isNear(raw: 111, level: 100, previous: 0))
+        #expect(IIOPolledProximity.isNear(raw: 91, level: 100, previous: 101))
+        #expect(!IIOPolledProximity.isNear(raw: 90, level: 100, previous: 150))
+    }
+
+    @Test("A steady reading is near exactly when above the level, from its second read; one read across does not flip it",
+          arguments: [99.0, 100, 101, 105, 109, 111, 50, 200])
+    func steady(raw: Double) {
+        for previous in [0.0, 95, 105, 300] {
+            let first = IIOPolledProximity.isNear(raw: raw, level: 100, previous: previous)
+            let second = IIOPolledProximity.isNear(raw: raw, level: 100, previous: raw)
+            #expect(second == (raw > 100), "\(raw) after \(previous)")
+            // Clear of the margin, the first read decides already.
+            if raw > 110 || raw <= 90 { #expect(first == second) }
+        }
     }
 
     @Test("Found by iio-sensor-proxy's type, else by in_proximity_raw; a light sensor is not one")
@@ -31,6 +38,7 @@ struct IIOPolledProximityTests {
         }
         #expect(IIOPolledProximity.match(facts([], types: ["iio-poll-als", "iio-poll-proximity"])) == "IIO_SENSOR_PROXY_TYPE iio-poll-proximity")
         #expect(IIOPolledProximity.match(facts(["in_proximity_raw", "in_proximity_nearlevel"])) == "channel in_proximity_raw")
+        #expect(IIOPolledProximity.match(facts(["in_proximity0_raw", "in_proximity_nearlevel"])) == "channel in_proximity0_raw")
         #expect(IIOPolledProximity.match(facts(["in_illuminance_raw"], types: ["iio-poll-als"])) == nil)
     }
 
@@ -56,20 +64,19 @@ struct IIOPolledProximityTests {
             + "\(zero.facts.path)/in_proximity_nearlevel reads \"0\", not a number above 0)")
     }
 
-    @Test("Read every 0.7 s; each read goes through the band from the reading before")
-    func reads() throws {
-        let device = try Device(["in_proximity_raw": "105", "in_proximity_nearlevel": "100"])
+    @Test("Read every 0.7 s; each read is decided against the reading before, in_proximity0_raw when that is the channel",
+          arguments: ["in_proximity_raw", "in_proximity0_raw"])
+    func reads(channel: String) throws {
+        let device = try Device([channel: "105", "in_proximity_nearlevel": "100"])
         let sensor = try IIOPolledProximity(device: device.facts, logger: logger)
         #expect(sensor.interval == 0.7)
-        #expect(try sensor.read() == .proximity(near: false), "inside the band from far: still far")
-        try device.set("in_proximity_raw", "120")
-        #expect(try sensor.read() == .proximity(near: true))
-        try device.set("in_proximity_raw", "95")
-        #expect(try sensor.read() == .proximity(near: true), "inside the band from near: still near")
-        try device.set("in_proximity_raw", "80")
+        #expect(try sensor.read() == .proximity(near: false), "just above the level after 0: not yet")
+        #expect(try sensor.read() == .proximity(near: true), "read again: near")
+        try device.set(channel, "95")
+        #expect(try sensor.read() == .proximity(near: true), "just below after a near one: not yet")
         #expect(try sensor.read() == .proximity(near: false))
-        try device.set("in_proximity_raw", "105")
-        #expect(try sensor.read() == .proximity(near: false))
+        try device.set(channel, "300")
+        #expect(try sensor.read() == .proximity(near: true), "clear of the margin: at once")
     }
 
     @Test("A value that is not a number is a fault naming the file, not the device gone")

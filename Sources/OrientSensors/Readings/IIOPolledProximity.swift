@@ -7,23 +7,26 @@ import OrientSampleSource
 import Glibc
 #endif
 
-/// A polled IIO proximity sensor, read as iio-sensor-proxy 3.0 reads its `iio-poll-proximity`: `in_proximity_raw`
-/// every 0.7 s, near when it is above the near level, with a 10 % band either side so that a reading hovering at
-/// the level does not flip. The near level is the udev property `PROXIMITY_NEAR_LEVEL` (set by a hwdb entry for the
-/// machine), else the driver's `in_proximity_nearlevel`; a sensor with neither is not offered, as in
-/// iio-sensor-proxy, since a raw reading means nothing without it.
+/// A polled IIO proximity sensor, read as iio-sensor-proxy 3.9 reads its `iio-poll-proximity`: `in_proximity_raw`
+/// (or `in_proximity0_raw`) every 0.7 s, near as iio-sensor-proxy decides it (``isNear(raw:level:previous:)``). The
+/// near level is the udev property `PROXIMITY_NEAR_LEVEL` (set by a hwdb entry for the machine), else the driver's
+/// `in_proximity_nearlevel`; a sensor with neither is not offered, as in iio-sensor-proxy, since a raw reading means
+/// nothing without it.
 ///
-/// A class: it remembers whether the last reading was near, which moves the threshold.
+/// A class: it remembers the previous raw reading, which moves the threshold.
 final class IIOPolledProximity: PolledReadingDriver {
     static let kind = SensorKind.proximity
-    static let channel = "in_proximity_raw"
+    /// The channels read, the first a device has.
+    static let channels = ["in_proximity_raw", "in_proximity0_raw"]
     /// iio-sensor-proxy's interval.
     static let pollInterval = 0.7
 
     static func match(_ device: IIODeviceFacts) -> String? {
         if device.sensorProxyTypes.contains("iio-poll-proximity") { return "IIO_SENSOR_PROXY_TYPE iio-poll-proximity" }
-        return device.attributes.contains(channel) ? "channel \(channel)" : nil
+        return channel(of: device).map { "channel \($0)" }
     }
+
+    static func channel(of device: IIODeviceFacts) -> String? { channels.first(where: device.attributes.contains) }
 
     static func unusable(_ device: IIODeviceFacts) -> String? {
         switch readNearLevel(of: device) {
@@ -32,22 +35,26 @@ final class IIOPolledProximity: PolledReadingDriver {
         }
     }
 
-    /// Whether a reading of `raw` is near, given the near level and whether the previous reading was near: once
-    /// near, it stays near down to 90 % of the level; once far, it becomes near only above 110 %.
-    static func isNear(raw: Double, level: Double, wasNear: Bool) -> Bool {
-        raw > level * (wasNear ? 0.9 : 1.1)
+    /// Whether a reading of `raw` is near, as iio-sensor-proxy 3.9 decides it: above 110 % of the near level after a
+    /// reading at or below the level, above 90 % after one above it. So a steady reading is near exactly when it is
+    /// above the level, from its second read on, and a single reading across the level (a hand passing) does not
+    /// flip it. The threshold follows the previous reading, not the previous decision: a state-based band would
+    /// never turn near for a steady reading between 100 % and 110 % of the level.
+    static func isNear(raw: Double, level: Double, previous: Double) -> Bool {
+        raw > level * (previous > level ? 0.9 : 1.1)
     }
 
     let interval = IIOPolledProximity.pollInterval
     let nearLevel: Double
     private let rawPath: String
-    private var wasNear = false
+    /// The previous raw reading; 0 before the first, as in iio-sensor-proxy.
+    private var previous = 0.0
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        guard device.attributes.contains(Self.channel) else {
-            throw AttributeFault(path: device.attributePath(Self.channel), problem: .unreadable(errno: ENOENT))
+        guard let channel = Self.channel(of: device) else {
+            throw AttributeFault(path: device.attributePath(Self.channels[0]), problem: .unreadable(errno: ENOENT))
         }
-        rawPath = device.attributePath(Self.channel)
+        rawPath = device.attributePath(channel)
         switch Self.readNearLevel(of: device) {
         case .success(let level): nearLevel = level
         // Only a device that `unusable` passed is opened; this covers its near level vanishing in between.
@@ -56,9 +63,9 @@ final class IIOPolledProximity: PolledReadingDriver {
     }
 
     func read() throws(AttributeFault) -> Reading? {
-        let near = Self.isNear(raw: try readNumber(rawPath), level: nearLevel, wasNear: wasNear)
-        wasNear = near
-        return .proximity(near: near)
+        let raw = try readNumber(rawPath)
+        defer { previous = raw }
+        return .proximity(near: Self.isNear(raw: raw, level: nearLevel, previous: previous))
     }
 
     func describe(_ description: inout ReadingSensorDescription) {
