@@ -39,6 +39,9 @@ public struct ReadingSensorDescription: Sendable, Equatable {
     public var foundBy: String
     /// A proximity sensor's near level (its raw reading above which it reads near); nil for other kinds.
     public var nearLevel: Double?
+    /// Its readings go out as read, past any filter: a fake sensor's made-up values, which a developer checking
+    /// a client wants to see as iio-sensor-proxy sends them.
+    public var publishedAsRead = false
 
     public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String, nearLevel: Double? = nil) {
         self.kind = kind

@@ -97,9 +97,9 @@ public enum ReadingSources {
         [
             // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
             // attributes powers the hub's sensor up at each read.
-            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self], logger: logger),
+            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], logger: logger),
             PolledReadingSource(IIOPolledProximity.self, logger: logger),
-            PolledReadingSource(IIOBufferedCompass.self, logger: logger),
+            PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], logger: logger),
         ]
     }
 }

@@ -15,6 +15,8 @@ struct IIODeviceFacts: Sendable, Equatable {
     var attributes: Set<String>
     /// The udev property `PROXIMITY_NEAR_LEVEL` a hwdb entry or rule sets on proximity sensors, when it is there.
     var proximityNearLevel: String?
+    /// The udev property `NAME` of an input device (`"Power Button"`, quotes included), when it is there.
+    var inputName: String?
     /// The udev subsystem it belongs to.
     var subsystem = "iio"
 
@@ -45,7 +47,7 @@ extension UdevSession {
                     id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
                     sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes,
                     proximityNearLevel: optionalString(udev_device_get_property_value(device, "PROXIMITY_NEAR_LEVEL")),
-                    subsystem: subsystem))
+                    inputName: optionalString(udev_device_get_property_value(device, "NAME")), subsystem: subsystem))
             }
             return result.sorted { $0.id.localizedStandardLess($1.id) }
         }

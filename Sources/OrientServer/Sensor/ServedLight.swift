@@ -10,6 +10,8 @@ public final class ServedLight: ServedReadingKind {
     public let source: any ReadingSource
     public let sink: @Sendable (ReadingNews) -> Void
     private let filter = Mutex(LightFilter(threshold: DaemonConfiguration().lightThreshold))
+    /// The open sensor's levels go out as read (a fake sensor's), not through the filter.
+    private let unfiltered = Mutex(false)
     private let now: @Sendable () -> Double
 
     /// - Parameter now: seconds on a monotonic clock, for the filter (a test gives its own).
@@ -46,10 +48,11 @@ public final class ServedLight: ServedReadingKind {
     /// Hands `event` to the sink, a light level only when the filter publishes it; on the source's thread.
     private func pass(_ event: ReadingEvent) -> NextRead {
         switch event {
-        case .opened:
+        case .opened(let description):
             // A sensor opened (again): its first reading is published at once, as iio-sensor-proxy does.
             filter.withLock { $0.reset() }
-        case .reading(.light(let level, let unit)):
+            unfiltered.withLock { $0 = description.publishedAsRead }
+        case .reading(.light(let level, let unit)) where !unfiltered.withLock({ $0 }):
             let time = now()
             let decision = filter.withLock { $0.take(level, at: time) }
             if let published = decision.publish { sink(.event(.reading(.light(level: published, unit: unit)))) }
