@@ -6,13 +6,18 @@ extension IIOSampleSource {
     public func presence() -> AsyncStream<Bool> {
         let configured = configuration.device
         let logger = self.logger
+        let frequencies = SamplingFrequencyFix(logger: logger)
         return UdevSession.changes(of: ["iio"], thread: "orientd-udev") { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
-        } observe: { session, _ in
+        } observe: { session, events in
+            frequencies.forget(Set(events.filter { $0.action == "remove" }.map(\.id)))
             // The session leaves a device announced as removed out of its enumerations until it is added again.
-            if case .chosen = SensorSelection.choose(from: session.accelerometers(), configured: configured) { return true }
-            return false
+            guard case .chosen(let chosen, _) = SensorSelection.choose(from: session.accelerometers(), configured: configured)
+            else { return false }
+            // As iio-sensor-proxy does when it finds an accelerometer: at least 10 Hz until a client asks for more.
+            if let facts = session.iioDeviceFacts().first(where: { $0.id == chosen.id }) { frequencies.fix(facts) }
+            return true
         }
     }
 }

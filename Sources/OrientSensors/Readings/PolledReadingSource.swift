@@ -54,13 +54,16 @@ public struct PolledReadingSource: ReadingSource {
     public func presence() -> AsyncStream<Bool> {
         let (drivers, logger) = (self.drivers, self.logger)
         let refused = RefusedDevices()
+        let frequencies = SamplingFrequencyFix(logger: logger)
         return UdevSession.changes(of: drivers.subsystems, thread: "orientd-udev") { error in
             logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
         } observe: { session, events in
             // The session leaves a device announced as removed out of its enumerations until it is added again.
-            refused.forget(Set(events.filter { $0.action == "remove" }.map(\.id)))
-            return session.deviceFacts(in: drivers.subsystems).contains { device in
+            let removed = Set(events.filter { $0.action == "remove" }.map(\.id))
+            refused.forget(removed)
+            frequencies.forget(removed)
+            let offered = session.deviceFacts(in: drivers.subsystems).filter { device in
                 drivers.drivers(for: device).contains { driver in
                     guard driver.match(device) != nil else { return false }
                     guard let reason = driver.unusable(device) else { return true }
@@ -70,6 +73,9 @@ public struct PolledReadingSource: ReadingSource {
                     return false
                 }
             }
+            // As iio-sensor-proxy does when it finds a sensor: at least 10 Hz.
+            for device in offered { frequencies.fix(device) }
+            return !offered.isEmpty
         }
     }
 }
