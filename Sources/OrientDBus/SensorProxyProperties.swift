@@ -54,7 +54,7 @@ public struct SensorProxyProperties: Sendable, Equatable {
     }
 
     /// A sensor of `kind` is plugged in (whether or not it is open).
-    public mutating func setPresent(_ present: Bool, of kind: SensorKind = .accelerometer) {
+    public mutating func setPresent(_ present: Bool, of kind: SensorKind) {
         switch kind {
         case .accelerometer:
             sensorPresent = present

@@ -7,7 +7,7 @@ import Testing
 struct SensorProxyPropertiesTests {
     private func present() -> SensorProxyProperties {
         var properties = SensorProxyProperties()
-        properties.setPresent(true)
+        properties.setPresent(true, of: .accelerometer)
         return properties
     }
 
@@ -46,10 +46,10 @@ struct SensorProxyPropertiesTests {
     func unplugAndReplug() {
         var properties = present()
         properties.update(device: .landscapeRight, readable: true)
-        properties.setPresent(false)
+        properties.setPresent(false, of: .accelerometer)
         #expect(!properties.hasAccelerometer)
         #expect(properties.accelerometerOrientation == "undefined")
-        properties.setPresent(true)
+        properties.setPresent(true, of: .accelerometer)
         #expect(properties.hasAccelerometer)
         #expect(properties.accelerometerOrientation == "undefined")
         properties.update(device: .faceDown, readable: true)
@@ -80,14 +80,14 @@ struct SensorProxyPropertiesTests {
         let upright = properties
         properties.update(device: .faceUp, readable: true)
         #expect(BusObject.sensorProxy.changedNames(properties, since: upright).isEmpty)
-        properties.setPresent(false)
+        properties.setPresent(false, of: .accelerometer)
         #expect(BusObject.sensorProxy.changedNames(properties, since: upright) == ["HasAccelerometer", "AccelerometerOrientation"])
     }
 
     @Test("On a landscape panel the names stay the panel's edges: upright as installed is normal, the left edge up left-up")
     func landscapePanel() {
         var properties = SensorProxyProperties()
-        properties.setPresent(true)
+        properties.setPresent(true, of: .accelerometer)
         properties.setNatural(.landscape)
         properties.update(device: .landscapeLeft, readable: true)
         #expect(properties.accelerometerOrientation == "normal")
@@ -148,7 +148,7 @@ struct SensorProxyProximityPropertiesTests {
     @Test("AccelerometerTilt: undefined until a tilt while readable, announced on change, kept after a release, undefined when lost or unplugged")
     func tilt() {
         var properties = SensorProxyProperties()
-        properties.setPresent(true)
+        properties.setPresent(true, of: .accelerometer)
         #expect(properties.accelerometerTilt == "undefined")
         properties.update(device: .portrait, readable: true)
         let before = properties
@@ -163,9 +163,9 @@ struct SensorProxyProximityPropertiesTests {
         properties.update(device: .unknown, readable: true)
         #expect(properties.accelerometerTilt == "undefined", "a sensor that comes back starts from undefined")
         properties.update(tilt: .faceDown)
-        properties.setPresent(false)
+        properties.setPresent(false, of: .accelerometer)
         #expect(properties.accelerometerTilt == "undefined")
-        properties.setPresent(true)
+        properties.setPresent(true, of: .accelerometer)
         #expect(properties.accelerometerTilt == "undefined")
     }
 }

@@ -68,7 +68,7 @@ struct ReadingServiceTests {
         var second = demand.levels().makeAsyncIterator()
         #expect(await first.next()?.claims(of: .light) == 1)
         #expect(await second.next()?.claims(of: .light) == 1)
-        demand.setClaims(1)
+        demand.setClaims(1, of: .accelerometer)
         let level = await first.next()
         #expect(level?.claims(of: .accelerometer) == 1 && level?.claims(of: .light) == 1)
         #expect(await second.next()?.claims(of: .accelerometer) == 1)
@@ -91,7 +91,7 @@ struct ReadingServiceTests {
                 demand.setClaims(1, of: .light)
                 #expect(await waitFor { source.open.withLock { $0 } == 1 })
                 #expect(received.withLock { $0 } == [.reading(.light(level: 12, unit: .lux))])
-                demand.setClaims(1)
+                demand.setClaims(1, of: .accelerometer)
                 demand.setSubscribers(2)
                 demand.setClaims(0, of: .light)
                 #expect(

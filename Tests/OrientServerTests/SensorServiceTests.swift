@@ -64,7 +64,7 @@ struct SensorServiceTests {
                 #expect(source.open.withLock { $0 } == 1, "the old capture was stopped first")
 
                 _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
-                demand.setClaims(1)
+                demand.setClaims(1, of: .accelerometer)
                 try await Task.sleep(for: .milliseconds(50))
                 #expect(source.starts.withLock { $0.count } == 2, "the same settings, or more demand, restart nothing")
 

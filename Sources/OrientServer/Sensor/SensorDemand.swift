@@ -64,7 +64,7 @@ public final class SensorDemand: Sendable {
 
     /// Safe from any thread, as are the two below.
     public func setSubscribers(_ count: Int) { change { $0.subscribers = count } }
-    public func setClaims(_ count: Int, of kind: SensorKind = .accelerometer) {
+    public func setClaims(_ count: Int, of kind: SensorKind) {
         change { $0.claims[kind] = count > 0 ? count : nil }
     }
     public func setFreshStateWanted(_ wanted: Bool) { change { $0.freshStateWanted = wanted } }
