@@ -98,6 +98,11 @@ enum Daemon {
             PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
         ]
         parts += [sensor] + readingServices.map(\.service) + [StartupChoices()]
+        // The parts made here are of the types `partTypes` lists (what `--help` and the tests read), no more, no fewer:
+        // every daemon a test starts checks it.
+        assert(
+            Set(parts.map { ObjectIdentifier(type(of: $0)) }) == Set(partTypes.map { ObjectIdentifier($0) }),
+            "Daemon.partTypes and the parts made in Daemon.run differ")
         let running = RunningConfiguration(
             started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
             logger: logger, read: reload)
