@@ -17,12 +17,12 @@ import Glibc
 
 /// The daemon's wiring, in one place: every long-lived object is built here and handed to a ServiceGroup.
 ///
-/// Data flows one way: the source feeds the sensor service, which runs the engine and feeds the publisher, which
-/// feeds its sinks (socket subscribers, the D-Bus facade, the tablet-mode switch); a one-value sensor (light, proximity,
-/// compass) feeds its reading service, which feeds the D-Bus facade and the publisher (for the socket subscribers that
-/// ask for it, and `status`). Demand for the sensors flows back through one channel,
-/// ``SensorDemand``. Settings reach every part one way too: ``RunningConfiguration`` hands
-/// them to each ``ConfiguredPart`` at start and at every reload.
+/// Data flows one way: each kind's source feeds its sensor service (the accelerometer's runs the engine), which
+/// feeds the publisher, the store, on the event loop; the store has two views, the socket subscribers and the D-Bus
+/// facade (one snapshot at each change), and the tablet-mode switch follows its system state. Demand for the
+/// sensors flows back through one channel, ``SensorDemand``. Settings reach every part one way too:
+/// ``RunningConfiguration`` hands them to each ``ConfiguredPart`` at start and at every reload, one change at a
+/// time. docs/layout.md draws it.
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
     static let partTypes: [any ConfiguredPart.Type] = [
@@ -137,8 +137,8 @@ enum Daemon {
     }
 
     /// The publisher, on the loop it lives on, telling `demand` what its clients want, `systemStateChanged`
-    /// each new system state and `tiltChanged` each new tilt; `readingKinds` are the one-value sensors served. Its
-    /// settings come from its part, at start.
+    /// each new system state and `sensorsChanged` each new snapshot of the sensors; `readingKinds` are the one-value
+    /// sensors served. Its settings come from its part, at start.
     private static func makePublisher(
         on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, readingKinds: [SensorKind], logger: Logger,
         becameFresh: @escaping @Sendable () -> Void, sensorsChanged: @escaping @Sendable (SensorSnapshot) -> Void,
