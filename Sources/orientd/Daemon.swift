@@ -74,7 +74,7 @@ enum Daemon {
         }
         // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
         let readingServices = allReadings.map { reading -> (kind: SensorKind, service: any Service & ConfiguredPart) in
-            // What a reading service learns goes to the store, which the socket and the facade both show.
+            // What a one-value sensor's service learns goes to the store, which the socket and the facade both show.
             let kind = reading.kind
             let sink: @Sendable (ReadingNews) -> Void = { news in loop.execute { publisher.value.readingNews(news, of: kind) } }
             // The light sensor's levels pass its filter; the others' readings go out as they come.

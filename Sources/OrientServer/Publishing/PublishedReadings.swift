@@ -11,7 +11,7 @@ struct PublishedReadings {
         /// Whether one is plugged in: udev's word, or the source's own (opened, lost, none found); `nil` until
         /// either has spoken.
         var present: Bool?
-        /// The reading service has started the source (someone wants the kind).
+        /// Its sensor service has started the source (someone wants the kind).
         var open = false
         /// Since the source started, it has read a value or found no sensor: a `get` waiting for it may answer.
         var heardSinceOpened = false
@@ -31,7 +31,7 @@ struct PublishedReadings {
 
     subscript(kind: SensorKind) -> Sensor? { sensors[kind] }
 
-    /// Takes what a reading service said. Returns the state clients are told of its kind, or `nil` when the kind
+    /// Takes what a kind's sensor service said (``ReadingNews``). Returns the state clients are told of its kind, or `nil` when the kind
     /// is not one they can ask for (the compass).
     mutating func take(_ news: ReadingNews, of kind: SensorKind) -> ReadingState? {
         guard var sensor = sensors[kind] else { return nil }

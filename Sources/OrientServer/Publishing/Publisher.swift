@@ -51,7 +51,7 @@ public final class Publisher {
         /// opens the sensor for it as for a subscriber).
         public var freshStateWanted: (Bool) -> Void
         /// How many socket clients want each one-value sensor (subscribers that asked for it, and a `get` waiting
-        /// for it), whenever that changes: its reading service opens and closes it.
+        /// for it), whenever that changes: its sensor service opens and closes it.
         public var readersChanged: ([SensorKind: Int]) -> Void
         /// The system state, at start and after anything that may have changed it (the tablet-mode switch follows
         /// it).
@@ -93,7 +93,7 @@ public final class Publisher {
     private let started: ContinuousClock.Instant = .now
     private let version: String
 
-    /// - Parameter readingKinds: the one-value sensors the daemon serves (a reading service runs for each).
+    /// - Parameter readingKinds: the one-value sensors the daemon serves (a sensor service runs for each).
     public init(
         settings: Settings, persistent: PersistentState, version: String, readingKinds: [SensorKind] = [],
         dependencies: Dependencies
@@ -346,7 +346,7 @@ public final class Publisher {
 
     // MARK: The one-value sensors
 
-    /// What the reading service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
+    /// What the sensor service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
     /// waiting for its reading may be answered.
     public func readingNews(_ news: ReadingNews, of kind: SensorKind) {
         if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
