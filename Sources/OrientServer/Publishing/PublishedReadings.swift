@@ -11,6 +11,10 @@ struct PublishedReadings {
         /// Whether one is plugged in: udev's word, or the source's own (opened, lost, none found); `nil` until
         /// either has spoken.
         var present: Bool?
+        /// Whether one is plugged in as the D-Bus facade says it (`Has*`): udev's word, and true once one opens;
+        /// a sensor that fails to open or to read is still plugged in there, as in iio-sensor-proxy, so that `Has*`
+        /// does not flap while udev has said nothing.
+        var plugged: Bool?
         /// Its sensor service has started the source (someone wants the kind).
         var open = false
         /// Since the source started, it has read a value or found no sensor: a `get` waiting for it may answer.
@@ -38,6 +42,7 @@ struct PublishedReadings {
         switch news {
         case .present(let present):
             sensor.present = present
+            sensor.plugged = present
             if !present { sensor.last = nil }
         case .started:
             sensor.open = true
@@ -47,6 +52,7 @@ struct PublishedReadings {
             sensor.heardSinceOpened = false
         case .event(.opened(let description)):
             sensor.present = true
+            sensor.plugged = true
             sensor.description = description
         case .event(.reading(let reading)):
             sensor.present = true
@@ -78,7 +84,7 @@ struct PublishedReadings {
 
     /// Each kind served, as the D-Bus facade sees it.
     var snapshot: [SensorKind: SensorSnapshot.Sensor] {
-        sensors.mapValues { SensorSnapshot.Sensor(present: $0.present, last: $0.last) }
+        sensors.mapValues { SensorSnapshot.Sensor(present: $0.plugged, last: $0.last) }
     }
 
     /// Each kind served, for `status`.
