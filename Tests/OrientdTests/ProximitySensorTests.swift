@@ -147,6 +147,26 @@ struct ProximitySensorTests {
         #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
     }
 
+    @Test("An input proximity switch (gpio-keys' SW_FRONT_PROXIMITY), found with no udev tag: near follows the switch")
+    func inputSwitch() throws {
+        let setup = try Setup(proximity: false)
+        try setup.base.testbed.addProximitySwitch(near: false)
+        try setup.base.startOrientd()
+        #expect(setup.bus.property("HasProximity") == "b true", "\(setup.daemon.log)")
+        #expect(setup.near() == "b false")
+        let client = try setup.base.client()
+        #expect(client.ask("claim-proximity") == "ok")
+        #expect(setup.daemon.log.contains("found by input switch SW_FRONT_PROXIMITY") || waitFor {
+            setup.daemon.log.contains("found by input switch SW_FRONT_PROXIMITY")
+        }, "\(setup.daemon.log)")
+        try setup.base.testbed.setProximitySwitch(near: true)
+        #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
+        try setup.base.testbed.setProximitySwitch(near: false)
+        #expect(waitFor { setup.near() == "b false" })
+        #expect(client.ask("claim") == "ok")
+        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "the accelerometer is served beside it")
+    }
+
     @Test("The near level from the udev property PROXIMITY_NEAR_LEVEL, with no sysfs one")
     func nearLevelProperty() throws {
         let setup = try Setup(proximity: false)

@@ -126,6 +126,15 @@ final class UmockdevTestbed {
         _ = try send(["uevent": path, "action": action])
     }
 
+    /// An emulated gpio-keys proximity switch, /dev/input/event4 (SW_FRONT_PROXIMITY), reading near or not.
+    func addProximitySwitch(near: Bool) throws {
+        _ = try send(["proximity-switch": near])
+    }
+
+    func setProximitySwitch(near: Bool) throws {
+        _ = try send(["proximity-switch-set": near])
+    }
+
     /// An emulated lid switch (an input device reporting SW_LID), shut or open.
     func addLidSwitch(closed: Bool) throws {
         _ = try send(["lid": closed])

@@ -8,6 +8,7 @@ import OrientSampleSource
 /// reads the last complete scan (the last heading stands between scans; nothing before the first).
 final class IIOBufferedCompass: PolledReadingDriver {
     static let kind = SensorKind.compass
+    static let raisesSamplingFrequencyWhenOpened = true
     static let channel = "rot_from_north_magnetic_tilt_comp"
     /// iio-sensor-proxy's interval.
     static let readInterval = 0.7

@@ -14,6 +14,7 @@ import Glibc
 /// reading to confirm a change). Nothing is read before the first scan.
 final class IIOBufferedLight: PolledReadingDriver {
     static let kind = SensorKind.light
+    static let raisesSamplingFrequencyWhenOpened = true
     static let channel = "intensity_both"
     /// iio-sensor-proxy's interval.
     static let readInterval = 0.7

@@ -26,12 +26,17 @@ protocol PolledReadingDriver: SendableMetatype {
     func read() throws(AttributeFault) -> Reading?
     /// Adds what only this kind knows (a proximity sensor's near level) to the description sent when it opens.
     func describe(_ description: inout ReadingSensorDescription)
+    /// Whether opening the device raises its sampling frequency itself (a buffered one, through libiio), so that it
+    /// is left alone when found: the open may be scanning the device's attributes at that very moment.
+    static var raisesSamplingFrequencyWhenOpened: Bool { get }
 }
 
 extension PolledReadingDriver {
     static var subsystems: [String] { ["iio"] }
 
     static func unusable(_ device: IIODeviceFacts) -> String? { nil }
+
+    static var raisesSamplingFrequencyWhenOpened: Bool { false }
 
     func describe(_ description: inout ReadingSensorDescription) {}
 

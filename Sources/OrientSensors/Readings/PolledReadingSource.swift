@@ -63,18 +63,18 @@ public struct PolledReadingSource: ReadingSource {
             let removed = Set(events.filter { $0.action == "remove" }.map(\.id))
             refused.forget(removed)
             frequencies.forget(removed)
-            let offered = session.deviceFacts(in: drivers.subsystems).filter { device in
-                drivers.drivers(for: device).contains { driver in
+            let offered = session.deviceFacts(in: drivers.subsystems).compactMap { device in
+                drivers.drivers(for: device).first { driver in
                     guard driver.match(device) != nil else { return false }
                     guard let reason = driver.unusable(device) else { return true }
                     if refused.isNew(device.id, reason) {
                         logger.warning("\(driver.kind.displayName) \(device.id) is not offered: \(reason)")
                     }
                     return false
-                }
+                }.map { (device, $0) }
             }
             // As iio-sensor-proxy does when it finds a sensor: at least 10 Hz.
-            for device in offered { frequencies.fix(device) }
+            for (device, driver) in offered where !driver.raisesSamplingFrequencyWhenOpened { frequencies.fix(device) }
             return !offered.isEmpty
         }
     }
@@ -104,7 +104,7 @@ public enum ReadingSources {
             // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
             // attributes powers the hub's sensor up at each read.
             PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], logger: logger),
-            PolledReadingSource(IIOPolledProximity.self, logger: logger),
+            PolledReadingSource([IIOPolledProximity.self, InputProximitySwitch.self], logger: logger),
             PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], logger: logger),
         ]
     }

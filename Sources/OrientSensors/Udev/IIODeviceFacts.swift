@@ -17,6 +17,8 @@ struct IIODeviceFacts: Sendable, Equatable {
     var proximityNearLevel: String?
     /// The udev property `NAME` of an input device (`"Power Button"`, quotes included), when it is there.
     var inputName: String?
+    /// Its device node (`/dev/input/event4`), when it has one.
+    var node: String?
     /// The udev subsystem it belongs to.
     var subsystem = "iio"
 
@@ -47,7 +49,8 @@ extension UdevSession {
                     id: id, path: path, name: optionalString(udev_device_get_sysattr_value(device, "name"))?.trimmingSpaces,
                     sensorProxyTypes: Set(types.split(separator: " ").map(String.init)), attributes: attributes,
                     proximityNearLevel: optionalString(udev_device_get_property_value(device, "PROXIMITY_NEAR_LEVEL")),
-                    inputName: optionalString(udev_device_get_property_value(device, "NAME")), subsystem: subsystem))
+                    inputName: optionalString(udev_device_get_property_value(device, "NAME")),
+                    node: optionalString(udev_device_get_devnode(device)), subsystem: subsystem))
             }
             return result.sorted { $0.id.localizedStandardLess($1.id) }
         }

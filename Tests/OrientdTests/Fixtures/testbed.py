@@ -29,6 +29,9 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        (true) or open; EVIOCGSW answers its state                -> {"ok": true}
   {"lid-set": CLOSED}  the lid shut or opened: the state, and an EV_SW/SW_LID event and a SYN_REPORT written
                        for a reader of the node                                   -> {"ok": true}
+  {"proximity-switch": NEAR}  an emulated gpio-keys proximity switch, /dev/input/event4 (SW_FRONT_PROXIMITY in
+                       its parent's capabilities/sw), reading near (true) or not; EVIOCGSW answers it -> {"ok": true}
+  {"proximity-switch-set": NEAR}  the switch set or cleared                   -> {"ok": true}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
@@ -104,6 +107,25 @@ def lid_ioctl(handler, client):
 lid_handler = UMockdev.IoctlBase()
 lid_handler.connect("handle-ioctl", lid_ioctl)
 
+PROXIMITY_NODE = "/dev/input/event4"
+proximity_state = {"near": False}
+
+
+def proximity_ioctl(handler, client):
+    """EVIOCGSW(len): bit 11 (SW_FRONT_PROXIMITY) of the switch bitmask, as lid_ioctl answers SW_LID."""
+    request = client.get_request()
+    if request & 0xFFFF != 0x451B or request >> 30 != 2:
+        return False
+    length = (request >> 16) & 0x3FFF
+    data = client.get_arg().resolve(0, length)
+    data.update(0, bytes([0, 0x08 if proximity_state["near"] else 0] + [0] * (length - 2)))
+    client.complete(length, 0)
+    return True
+
+
+proximity_handler = UMockdev.IoctlBase()
+proximity_handler.connect("handle-ioctl", proximity_ioctl)
+
 # The "hold" threads: the generation each device's current one runs under; a newer one, or removal, stops it.
 holds = {}
 hold_lock = threading.Lock()
@@ -176,6 +198,17 @@ for line in sys.stdin:
             "E: DEVNAME=/dev/input/event7\n\n"
             "P: /devices/platform/PNP0C0D:00/input/input7\nE: SUBSYSTEM=input\nA: name=Lid Switch\nA: capabilities/sw=1\n")
         testbed.attach_ioctl(LID_NODE, lid_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "proximity-switch" in command:
+        proximity_state["near"] = command["proximity-switch"]
+        testbed.add_from_string(
+            "P: /devices/platform/gpio_keys/input/input4/event4\nN: input/event4\nE: SUBSYSTEM=input\n"
+            "E: DEVNAME=/dev/input/event4\n\n"
+            "P: /devices/platform/gpio_keys/input/input4\nE: SUBSYSTEM=input\nA: name=gpio-keys\nA: capabilities/sw=800\n")
+        testbed.attach_ioctl(PROXIMITY_NODE, proximity_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "proximity-switch-set" in command:
+        proximity_state["near"] = command["proximity-switch-set"]
         print(json.dumps({"ok": True}), flush=True)
     elif "lid-set" in command:
         lid_state["closed"] = command["lid-set"]
