@@ -89,42 +89,33 @@ def uinput_write(handler, client):
 
 LID_NODE = "/dev/input/event7"
 lid_state = {"closed": False}
-
-
-def lid_ioctl(handler, client):
-    """EVIOCGSW(len), _IOC(_IOC_READ, 'E', 0x1b, len): bit 0 (SW_LID) of the switch bitmask. Anything else (and
-    every read) falls through to the node, a PTY the testbed writes events into."""
-    request = client.get_request()
-    if request & 0xFFFF != 0x451B or request >> 30 != 2:
-        return False
-    length = (request >> 16) & 0x3FFF
-    data = client.get_arg().resolve(0, length)
-    data.update(0, bytes([1 if lid_state["closed"] else 0] + [0] * (length - 1)))
-    client.complete(length, 0)
-    return True
-
-
-lid_handler = UMockdev.IoctlBase()
-lid_handler.connect("handle-ioctl", lid_ioctl)
-
 PROXIMITY_NODE = "/dev/input/event4"
 proximity_state = {"near": False}
 
 
-def proximity_ioctl(handler, client):
-    """EVIOCGSW(len): bit 11 (SW_FRONT_PROXIMITY) of the switch bitmask, as lid_ioctl answers SW_LID."""
-    request = client.get_request()
-    if request & 0xFFFF != 0x451B or request >> 30 != 2:
-        return False
-    length = (request >> 16) & 0x3FFF
-    data = client.get_arg().resolve(0, length)
-    data.update(0, bytes([0, 0x08 if proximity_state["near"] else 0] + [0] * (length - 2)))
-    client.complete(length, 0)
-    return True
+def switch_handler(bit, is_set):
+    """An ioctl handler answering EVIOCGSW(len), _IOC(_IOC_READ, 'E', 0x1b, len): switch `bit` of the bitmask set
+    while is_set() holds, every other switch clear. Anything else (and every read) falls through to the node, a PTY
+    the testbed writes events into."""
+    def answer(handler, client):
+        request = client.get_request()
+        if request & 0xFFFF != 0x451B or request >> 30 != 2:
+            return False
+        length = (request >> 16) & 0x3FFF
+        bitmask = bytearray(length)
+        if is_set() and bit // 8 < length:
+            bitmask[bit // 8] = 1 << (bit % 8)
+        client.get_arg().resolve(0, length).update(0, bytes(bitmask))
+        client.complete(length, 0)
+        return True
+
+    handler = UMockdev.IoctlBase()
+    handler.connect("handle-ioctl", answer)
+    return handler
 
 
-proximity_handler = UMockdev.IoctlBase()
-proximity_handler.connect("handle-ioctl", proximity_ioctl)
+lid_handler = switch_handler(0, lambda: lid_state["closed"])  # SW_LID
+proximity_handler = switch_handler(11, lambda: proximity_state["near"])  # SW_FRONT_PROXIMITY
 
 # The "hold" threads: the generation each device's current one runs under; a newer one, or removal, stops it.
 holds = {}
