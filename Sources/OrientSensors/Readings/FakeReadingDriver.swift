@@ -1,8 +1,11 @@
 import Logging
 import OrientCore
-import OrientPosix
 import OrientSampleSource
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// iio-sensor-proxy's fake sensors, for desktop developers without the hardware: with `FAKE_LIGHT_SENSOR` (or
 /// `FAKE_COMPASS`) set in the daemon's environment, any input device whose udev property `NAME` is `"Power Button"`
@@ -21,7 +24,8 @@ extension FakeReadingDriver {
     }
 
     static func match(_ device: IIODeviceFacts) -> String? {
-        guard ProcessEnvironment.current[variable] != nil, device.inputName == "\"Power Button\"" else { return nil }
+        // getenv, not the whole environment as a dictionary: this runs for every input device at every udev event.
+        guard getenv(variable) != nil, device.inputName == "\"Power Button\"" else { return nil }
         return "\(variable) and the input device \"Power Button\""
     }
 }
