@@ -213,6 +213,26 @@ struct LightSensorTests {
         #expect(appeared != nil && read != nil, "added back: \(monitor.lines)\n\(setup.daemon.log)")
     }
 
+    @Test("A sensor folder that udev has not announced yet is left alone until its add event")
+    func folderBeforeAddEvent() throws {
+        let setup = try Setup(light: false)
+        try setup.startOrientd()
+        let client = try setup.client()
+        #expect(client.ask("claim-light") == "ok")
+        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
+        // Written without its scale: opened now, it would be read 1:1.
+        let path = try setup.testbed.stageDevice(
+            "iio:device1", attributes: ["name": "als", "in_illuminance_raw": "100"], properties: LightSensorTests.lightProperties)
+        // Another device's event wakes every watcher, which looks at the devices again.
+        try setup.testbed.uevent(setup.accelerometerPath, "change")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(setup.bus.property("HasAmbientLight") == "b false", "taken before its add event:\n\(setup.daemon.log)")
+        #expect(!setup.daemon.log.contains("(iio:device1): found by"), "opened before its add event:\n\(setup.daemon.log)")
+        try setup.testbed.set(path, "in_illuminance_scale", "0.5")
+        try setup.testbed.uevent(path, "add")
+        #expect(waitFor { setup.level() == "d 50" }, "\(setup.daemon.log)")
+    }
+
     @Test("A claim made before the sensor exists takes effect when it appears")
     func claimBeforeSensor() throws {
         let setup = try Setup(light: false)

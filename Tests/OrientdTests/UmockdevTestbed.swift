@@ -73,6 +73,13 @@ final class UmockdevTestbed {
         return try Self.field("path", of: send(command))
     }
 
+    /// Writes an IIO device's sysfs folder without announcing it: a device being added that udev has not announced
+    /// yet. `uevent(path, "add")` announces it.
+    func stageDevice(_ name: String, attributes: [String: String], properties: [String: String] = [:]) throws -> String {
+        let withNewlines = attributes.mapValues { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+        return try Self.field("path", of: send(["stage": name, "attributes": withNewlines, "properties": properties]))
+    }
+
     /// A DRM connector (`card0-eDP-1`) with a display connected whose preferred mode is `mode` (`1920x1080`).
     @discardableResult
     func addConnector(_ name: String, mode: String, connected: Bool = true) throws -> String {

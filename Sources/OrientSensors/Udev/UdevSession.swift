@@ -10,13 +10,22 @@ import OrientSampleSource
 /// libudev for the sensors' devices: the accelerometers and other sensors present, and add/remove events. Used on
 /// one thread only.
 ///
-/// A device whose removal this session's monitor has reported is left out of every enumeration until udev
-/// announces it added again. Its sysfs folder can outlive the `remove` event for a moment (umockdev removes it
-/// after sending the event, and the kernel sends it before tearing the device down): found again in that moment,
-/// a removed sensor would be opened, fail, and be found again.
+/// Once a session watches a subsystem, its enumerations report only the devices udev has vouched for: those its
+/// first enumeration found, and those announced added since, less those announced removed.
+/// - A sysfs folder can outlive the `remove` event for a moment (umockdev removes it after sending the event, and
+///   the kernel sends it before tearing the device down). Found again in that moment, a removed sensor would be
+///   opened, fail, and be found again.
+/// - A folder also appears before its `add` event, while its attributes are being written. Found in that moment,
+///   a sensor would be opened without its scale file and read 1:1.
 final class UdevSession {
     private let udev: OpaquePointer
     private var monitor: OpaquePointer?
+    /// The subsystems the monitor listens to: only their enumerations are gated.
+    private var watched: Set<String> = []
+    /// The (subsystem, sysname pattern) enumerations made once already: from the second on, a device must be admitted.
+    private var enumerated: Set<String> = []
+    /// The sysfs paths of devices found by a first enumeration or announced added, and not removed since.
+    private var admitted: Set<String> = []
     /// The sysfs paths of devices announced as removed and not added since.
     private var removed: Set<String> = []
 
@@ -53,12 +62,16 @@ final class UdevSession {
         udev_enumerate_add_match_subsystem(enumerate, subsystem)
         if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
         udev_enumerate_scan_devices(enumerate)
+        let gated = watched.contains(subsystem)
+        let first = enumerated.insert("\(subsystem)/\(sysname ?? "*")").inserted
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
-            guard let path = optionalString(udev_list_entry_get_name(current)), !removed.contains(path),
-                let device = udev_device_new_from_syspath(udev, path)
-            else { continue }
+            guard let path = optionalString(udev_list_entry_get_name(current)), !removed.contains(path) else { continue }
+            if gated {
+                if first { admitted.insert(path) } else if !admitted.contains(path) { continue }
+            }
+            guard let device = udev_device_new_from_syspath(udev, path) else { continue }
             defer { udev_device_unref(device) }
             body(device, path)
         }
@@ -124,6 +137,7 @@ final class UdevSession {
             throw SensorError("udev_monitor_new_from_netlink", errno: errno)
         }
         self.monitor = monitor
+        watched = Set(subsystems)
         for subsystem in subsystems {
             let result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
             guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
@@ -133,14 +147,20 @@ final class UdevSession {
         return udev_monitor_get_fd(monitor)
     }
 
-    /// The next pending event, as (action, device id), or `nil` when none is waiting. A `remove` hides the device
-    /// from enumerations until its next `add`.
+    /// The next pending event, as (action, device id), or `nil` when none is waiting. An `add` admits the device to
+    /// enumerations; a `remove` hides it until its next `add`.
     func nextEvent() -> (action: String, id: String)? {
         guard let monitor, let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
         let action = optionalString(udev_device_get_action(device)) ?? "change"
         if let path = optionalString(udev_device_get_syspath(device)) {
-            if action == "remove" { removed.insert(path) } else if action == "add" { removed.remove(path) }
+            if action == "remove" {
+                removed.insert(path)
+                admitted.remove(path)
+            } else if action == "add" {
+                removed.remove(path)
+                admitted.insert(path)
+            }
         }
         return (action, optionalString(udev_device_get_sysname(device)) ?? "")
     }

@@ -13,6 +13,9 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        libiio does when it opens a device, may see the temporary file vanish.) -> {"ok": true}
   {"set": PATH, "attribute": NAME, "value": TEXT}          -> {"ok": true}
   {"remove": PATH}                                          -> {"ok": true}
+  {"stage": NAME, "attributes": {...}, "properties": {...}}  an IIO device's sysfs folder written by hand, with
+                       no uevent: a device whose folder is still being filled when udev has not announced it yet.
+                       {"uevent": PATH, "action": "add"} announces it               -> {"path": SYSFS_PATH}
   {"unlink": PATH, "attribute": NAME}   deletes one attribute file, with no uevent: a device vanishing
                        under a reader before udev says so                    -> {"ok": true}
   {"describe": TEXT}   umockdev's text form; an N: line without contents gets a PTY as /dev node -> {"ok": true}
@@ -169,6 +172,20 @@ for line in sys.stdin:
         # An event alone, sysfs left as it is: the moment between a removal's event and its folder going, stretched.
         testbed.uevent(command["uevent"], command["action"])
         print(json.dumps({"ok": True}), flush=True)
+    elif "stage" in command:
+        path = "/sys/devices/" + command["stage"]
+        folder = os.path.join(testbed.get_root_dir(), path.lstrip("/"))
+        os.makedirs(folder)
+        for name, value in command.get("attributes", {}).items():
+            with open(os.path.join(folder, name), "w") as file:
+                file.write(value)
+        with open(os.path.join(folder, "uevent"), "w") as file:
+            file.writelines(f"{name}={value}\n" for name, value in command.get("properties", {}).items())
+        os.symlink("../../bus/iio", os.path.join(folder, "subsystem"))
+        bus_devices = os.path.join(testbed.get_root_dir(), "sys/bus/iio/devices")
+        os.makedirs(bus_devices, exist_ok=True)
+        os.symlink("../../../devices/" + command["stage"], os.path.join(bus_devices, command["stage"]))
+        print(json.dumps({"path": path}), flush=True)
     elif "unlink" in command:
         os.remove(os.path.join(testbed.get_root_dir(), command["unlink"].lstrip("/"), command["attribute"]))
         print(json.dumps({"ok": True}), flush=True)
