@@ -77,14 +77,12 @@ final class LiveCapture {
     }
 
     func run() {
-        let udev: UdevSession
-        let monitor: Int32
-        do {
-            (udev, monitor) = try UdevSession.watching()
-        } catch {
+        let watched = UdevSession.watching(["iio"]) { error, failures in
+            guard failures == 1 else { return }
+            logger.warning("cannot watch for sensors: \(error); trying again")
             deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
-            return
-        }
+        } wait: { stop.sleep($0) }
+        guard let (udev, monitor) = watched else { return }
         lid = LidWatch(udev, logger: logger, deliver: deliver)
         var pace = SamplingPace(fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate)
         var nextRead = monotonicSeconds()

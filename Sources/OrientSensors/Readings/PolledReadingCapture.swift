@@ -37,14 +37,12 @@ final class PolledReadingCapture {
     private var name: String { drivers.kind.displayName }
 
     func run() {
-        let udev: UdevSession
-        let monitor: Int32
-        do {
-            (udev, monitor) = try UdevSession.watching(drivers.subsystems)
-        } catch {
+        let watched = UdevSession.watching(drivers.subsystems) { error, failures in
+            guard failures == 1 else { return }
+            logger.warning("cannot watch for a \(name): \(error); trying again")
             _ = deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
-            return
-        }
+        } wait: { stop.sleep($0) }
+        guard let (udev, monitor) = watched else { return }
         var nextRead = 0.0
         while !stop.isSet {
             if sensor == nil, !waitingForChange {

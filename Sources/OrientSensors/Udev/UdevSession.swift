@@ -129,6 +129,29 @@ final class UdevSession {
         return (udev, try udev.monitorDescriptor(subsystems: subsystems))
     }
 
+    /// ``watching(_:)``, tried again while it fails (after 0.1 s, doubling up to 5 s) until `wait` says the caller
+    /// is stopping: a monitor that cannot be set up at one moment (a netlink error; umockdev's emulation has given
+    /// EINVAL on a busy machine) must not leave a sensor unwatched until the daemon restarts.
+    /// - Parameters:
+    ///   - failed: told of each failure and how many there have been in a row.
+    ///   - wait: waits up to the given seconds; returns false when the caller is stopping.
+    static func watching(
+        _ subsystems: [String], failed: (SensorError, _ failures: Int) -> Void, wait: (Double) -> Bool
+    ) -> (udev: UdevSession, monitor: Int32)? {
+        var delay = 0.1
+        var failures = 0
+        while true {
+            do {
+                return try watching(subsystems)
+            } catch {
+                failures += 1
+                failed(error, failures)
+                guard wait(delay) else { return nil }
+                delay = min(delay * 2, 5)
+            }
+        }
+    }
+
     /// Starts listening for add/remove/change events of `subsystems` (IIO devices by default); returns the
     /// descriptor to poll.
     func monitorDescriptor(subsystems: [String] = ["iio"]) throws(SensorError) -> Int32 {
