@@ -27,6 +27,31 @@ struct ClassifierTests {
         #expect(commits == [.portrait])
     }
 
+    @Test("A lone reading's first guess: the nearest upright or flat orientation, whatever its size; unknown when it is too weak")
+    func firstGuess() throws {
+        let c = try OrientationClassifier()
+        #expect(c.firstGuess(Vector3(0, -9.8, 0)) == .portrait)
+        #expect(c.firstGuess(Vector3(0, -256, 0)) == .portrait, "26 g, as iio-sensor-proxy's suite reads at a wrong scale")
+        #expect(c.firstGuess(Vector3(0, 9.8, 1)) == .portraitUpsideDown)
+        #expect(c.firstGuess(Vector3(9.8, -3, 0)) == .landscapeRight)
+        #expect(c.firstGuess(Vector3(-9.8, 3, 0)) == .landscapeLeft)
+        #expect(c.firstGuess(Vector3(0.5, 0, -9.8)) == .faceUp)
+        #expect(c.firstGuess(Vector3(0, 0, 9.8)) == .faceDown)
+        #expect(c.firstGuess(Vector3(0.0001, 0.0002, 0)) == .unknown, "a reading scaled to nothing")
+        #expect(c.firstGuess(Vector3(.nan, -9.8, 0)) == .unknown)
+        #expect(c.orientation == .unknown, "nothing is committed")
+    }
+
+    @Test("The engine reports the first guess with its first sample only, in the panel's names")
+    func engineFirstReading() throws {
+        let display = try OrientationEngine(natural: .landscape, tracker: InterfaceOrientationTracker())
+        var engine = ConvertibleEngine(orientation: display, posture: nil)
+        let first = try engine.feed(AccelSample(time: 0, x: 0, y: -9.8, z: 0))
+        #expect(first.firstReading == display.firstGuess(deviceFrame: Vector3(0, -9.8, 0)))
+        #expect(first.firstReading != nil && first.firstReading != .unknown)
+        #expect(try engine.feed(AccelSample(time: 0.02, x: 0, y: -9.8, z: 0)).firstReading == nil)
+    }
+
     @Test("Time that does not increase is an error the caller sees, and changes nothing")
     func timeErrors() throws {
         var c = try OrientationClassifier()

@@ -42,6 +42,19 @@ public struct OrientationClassifier: Sendable {
         return lastTime - lastMotion < settings.motionHoldoff
     }
 
+    /// What a lone reading shows, with nothing before it: face up or down when the screen lies within
+    /// `flatEnterAngle` of horizontal, else the nearest upright orientation; unknown when it is too weak to point
+    /// anywhere (free fall, or a zero reading). No filter, motion gate, hysteresis or settling, and no state
+    /// changed: iio-sensor-proxy decides its orientation from a claim's first reading, and its clients read the
+    /// property straight after the claim.
+    public func firstGuess(_ a: Vector3) -> DeviceOrientation {
+        let total = a.lengthSquared
+        guard a.isFinite, total >= thresholds.freeFallMagnitudeSquared, total > 0 else { return .unknown }
+        if a.z * a.z >= thresholds.flatEnterZFraction * total { return a.z < 0 ? .faceUp : .faceDown }
+        guard a.x != 0 || a.y != 0 else { return .unknown }
+        return Self.nearestUpright(to: a)
+    }
+
     /// Forgets everything, as when the sensor goes away: the orientation is `unknown` again.
     public mutating func reset() {
         orientation = .unknown

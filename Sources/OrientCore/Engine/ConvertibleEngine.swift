@@ -11,6 +11,9 @@ public struct ConvertibleEngine: Sendable {
         public var posture: PostureEngine.Change?
         /// The new tilt, when it changed (not counted by ``isEmpty``: it only feeds iio-sensor-proxy's property).
         public var tilt: AccelerometerTilt?
+        /// On the engine's first sample only: what that reading shows alone (``OrientationEngine/firstGuess(deviceFrame:)``),
+        /// which iio-sensor-proxy's property shows until the classifier commits. Not counted by ``isEmpty``.
+        public var firstReading: DeviceOrientation?
 
         /// Whether neither the orientation nor the posture changed.
         public var isEmpty: Bool { orientation == nil && (posture?.isEmpty ?? true) }
@@ -22,6 +25,8 @@ public struct ConvertibleEngine: Sendable {
     public let rotateIn: RotateIn
     /// The display's tilt at the last sample, as iio-sensor-proxy computes it; `undefined` before the first.
     public private(set) var tilt = AccelerometerTilt.undefined
+    /// Whether a sample has been fed.
+    private var hasRead = false
 
     /// - Parameter rotateIn: defaults to `tablet-mode` when there is a posture engine, `always` otherwise.
     public init(orientation: OrientationEngine, posture: PostureEngine?, rotateIn: RotateIn? = nil) {
@@ -37,6 +42,10 @@ public struct ConvertibleEngine: Sendable {
         update.orientation = try orientation.feedDeviceFrame(
             AccelSample(time: sample.time, acceleration: display))
         updateTilt(sample.acceleration, display: display, &update)
+        if !hasRead {
+            hasRead = true
+            update.firstReading = orientation.firstGuess(deviceFrame: display)
+        }
         guard var engine = posture, let base = sample.base else { return update }
         // A base reading the posture side refuses must not lose the display's change just committed.
         guard let change = try? engine.feed(time: sample.time, display: display, base: base) else { return update }

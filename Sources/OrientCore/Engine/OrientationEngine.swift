@@ -51,6 +51,12 @@ public struct OrientationEngine: Sendable {
         return Change(time: time, device: device, interface: tracker.interface)
     }
 
+    /// What a lone reading in the device frame shows, named by the panel's natural orientation
+    /// (``OrientationClassifier/firstGuess(_:)``).
+    public func firstGuess(deviceFrame a: Vector3) -> DeviceOrientation {
+        natural.renamed(fromPanelFrame: classifier.firstGuess(a))
+    }
+
     /// Feeds one sample already in the device frame.
     public mutating func feedDeviceFrame(_ sample: AccelSample) throws(ClassifierError) -> Change? {
         guard let pose = try classifier.feed(sample) else { return nil }
