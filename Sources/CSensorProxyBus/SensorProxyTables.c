@@ -5,7 +5,7 @@
 static int forward_method(sd_bus_message *call, void *userdata, sd_bus_error *error) {
     const csp_handlers *handlers = userdata;
     int result = handlers->method(handlers->context, call, sd_bus_message_get_member(call), error);
-    if (result < 0)
+    if (result != 0)
         return result;
     return sd_bus_reply_method_return(call, NULL);
 }

@@ -35,12 +35,20 @@ final class SensorProxyConnection {
     private let handlers: UnsafeMutablePointer<csp_handlers>
     /// The values clients read: those last announced, so a read never runs ahead of PropertiesChanged.
     private var published = SensorProxyProperties()
+    /// What the store knew at the last ``process(_:snapshot:)``: when a claim is answered depends on it.
+    private var snapshot = SensorSnapshot()
+    private var answers: ClaimAnswers
+    /// Claims waiting for a reading, each holding a reference to its call.
+    private var waiting: [(call: OpaquePointer, waiting: ClaimAnswers.Waiting)] = []
+    /// The claim counts at the last look, to see a kind's last claimant leave.
+    private var counts: [SensorKind: Int] = [:]
     private let logger: Logger
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), or to the bus at `address`, and registers
-    /// the objects.
-    init(address: String? = nil, logger: Logger) throws(BusError) {
+    /// the objects. A claim waits at most `claimBound` seconds for a reading.
+    init(address: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger) throws(BusError) {
         self.logger = logger
+        answers = ClaimAnswers(bound: claimBound)
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: csp_handlers(context: nil, method: handleMethod, property: readProperty))
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
@@ -88,32 +96,53 @@ final class SensorProxyConnection {
         return try check("sd_bus_request_name", sd_bus_request_name(bus, Self.busName, flags)) > 0
     }
 
-    /// Handles everything pending; announces the properties that changed since the last call.
-    func process(_ current: SensorProxyProperties) throws(BusError) {
+    /// Handles everything pending; announces the properties that changed since the last call, then answers the
+    /// claims that `snapshot` (what `current` was made from) settles.
+    func process(_ current: SensorProxyProperties, snapshot: SensorSnapshot) throws(BusError) {
+        self.snapshot = snapshot
+        answers.take(snapshot)
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
-        guard current != published else { return }
-        let changed = BusObject.allCases.map { ($0, $0.changedNames(current, since: published)) }
-        published = current
-        for (object, names) in changed where !names.isEmpty {
-            try emitPropertiesChanged(names, path: object.path, interface: object.interface)
+        noteDepartures()
+        if current != published {
+            let changed = BusObject.allCases.map { ($0, $0.changedNames(current, since: published)) }
+            published = current
+            let claimants = Dictionary(uniqueKeysWithValues: Self.claimable.map { ($0, self.claimants(of: $0)) })
+            for (object, names) in changed where !names.isEmpty {
+                for (client, heard) in object.recipients(of: names, claimants: claimants) {
+                    try emitPropertiesChanged(heard, on: object, to: client)
+                }
+            }
         }
+        // After the values they read have been announced.
+        answerSettledClaims()
         // Queue the write now; poll finishes it when the socket is full.
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
     }
 
-    /// What to poll for: the bus descriptor, its events and the timeout in milliseconds (-1: none).
+    /// What to poll for: the bus descriptor, its events and the timeout in milliseconds (-1: none): sd-bus's own,
+    /// or sooner when a waiting claim reaches its bound.
     func waitSpecification() throws(BusError) -> (descriptor: Int32, events: Int16, timeout: Int32) {
         let descriptor = try check("sd_bus_get_fd", sd_bus_get_fd(bus))
         let events = try check("sd_bus_get_events", sd_bus_get_events(bus))
         var deadline: UInt64 = 0
         try check("sd_bus_get_timeout", sd_bus_get_timeout(bus, &deadline))
+        let now = Self.monotonicMicroseconds()
+        if let first = waiting.map(\.waiting.deadline).min() {
+            deadline = min(deadline, UInt64(max(0, first * 1_000_000)))
+        }
         guard deadline != UInt64.max else { return (descriptor, Int16(events), -1) }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-        let remaining = deadline > nowMicroseconds ? (deadline - nowMicroseconds + 999) / 1000 : 0
+        let remaining = deadline > now ? (deadline - now + 999) / 1000 : 0
         return (descriptor, Int16(events), Int32(min(remaining, UInt64(Int32.max))))
     }
+
+    private static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    }
+
+    /// Seconds on the monotonic clock sd-bus uses.
+    private static func monotonicSeconds() -> Double { Double(monotonicMicroseconds()) / 1_000_000 }
 
     /// Sends what is queued and leaves the bus (the name is released with the connection).
     func close() {
@@ -122,6 +151,9 @@ final class SensorProxyConnection {
     }
 
     private func release() {
+        // Unanswered: the connection goes, and with it the callers' calls.
+        for entry in waiting { sd_bus_message_unref(entry.call) }
+        waiting = []
         matchSlot = sd_bus_slot_unref(matchSlot)
         for slot in objectSlots { sd_bus_slot_unref(slot) }
         objectSlots = []
@@ -130,22 +162,110 @@ final class SensorProxyConnection {
         bus = sd_bus_flush_close_unref(bus)
     }
 
-    private func emitPropertiesChanged(_ names: [String], path: String, interface: String) throws(BusError) {
-        var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) } + [nil]
-        defer { for string in strings { free(string) } }
-        try check(
-            "sd_bus_emit_properties_changed_strv",
-            sd_bus_emit_properties_changed_strv(bus, path, interface, &strings))
+    /// The unique names of the clients that claim `kind`.
+    private func claimants(of kind: SensorKind) -> [String] {
+        guard let track = tracks[kind] else { return [] }
+        var names: [String] = []
+        var name = sd_bus_track_first(track)
+        while let current = name {
+            names.append(String(cString: current))
+            name = sd_bus_track_next(track)
+        }
+        return names
     }
 
+    /// `PropertiesChanged` for `names` of `object`, with their values, to `client` alone (sd-bus's own emitter
+    /// broadcasts).
+    private func emitPropertiesChanged(_ names: [String], on object: BusObject, to client: String) throws(BusError) {
+        var message: OpaquePointer?
+        try check(
+            "sd_bus_message_new_signal",
+            sd_bus_message_new_signal(bus, &message, object.path, "org.freedesktop.DBus.Properties", "PropertiesChanged"))
+        defer { sd_bus_message_unref(message) }
+        try check("sd_bus_message_set_destination", sd_bus_message_set_destination(message, client))
+        try check("sd_bus_message_append_basic", object.interface.withCString { append(message, "s", $0) })
+        try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("a"), "{sv}"))
+        for name in names {
+            guard let property = Self.properties[name] else { continue }
+            try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("e"), "sv"))
+            try check("sd_bus_message_append_basic", name.withCString { append(message, "s", $0) })
+            try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("v"), property.signature))
+            try check("sd_bus_message_append_basic", self.property(message, name: name))
+            try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+            try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+        }
+        try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+        // No invalidated properties.
+        try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("a"), "s"))
+        try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+        try check("sd_bus_send", sd_bus_send(bus, message, nil))
+    }
+
+    private static func code(_ type: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: type)) }
+
+    private func append(_ message: OpaquePointer?, _ type: Unicode.Scalar, _ text: UnsafePointer<CChar>) -> Int32 {
+        sd_bus_message_append_basic(message, Self.code(type), text)
+    }
+
+    /// A claim or a release. Returns 0 to have it answered now, a negative errno to fail it, or 1 when the claim
+    /// waits for a reading (``ClaimAnswers``) and is answered later.
     fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
         // Claiming an absent sensor succeeds, as in iio-sensor-proxy (its monitor-sensor claims the accelerometer,
         // light and proximity and quits on any error).
-        guard let (kind, claim) = Self.methods[member], let track = tracks[kind] else { return 0 }
-        let result = claim ? sd_bus_track_add_sender(track, call) : sd_bus_track_remove_sender(track, call)
-        logger.debug("\(sender) \(claim ? "claimed" : "released") the \(kind.displayName)")
-        return min(result, 0)
+        guard let (kind, claim) = Self.methods[member], let track = tracks[kind], let call else { return 0 }
+        noteDepartures()
+        guard claim else {
+            let result = sd_bus_track_remove_sender(track, call)
+            logger.debug("\(sender) released the \(kind.displayName)")
+            noteDepartures()
+            return min(result, 0)
+        }
+        // A client that claims already is answered at once, as in iio-sensor-proxy.
+        if sd_bus_track_contains(track, sender) != nil { return 0 }
+        let result = sd_bus_track_add_sender(track, call)
+        guard result >= 0 else { return result }
+        counts[kind] = claimCount(of: kind)
+        logger.debug("\(sender) claimed the \(kind.displayName)")
+        guard !answers.answersAtOnce(kind, in: snapshot) else { return 0 }
+        sd_bus_message_ref(call)
+        waiting.append((call, answers.waiting(kind, in: snapshot, now: Self.monotonicSeconds())))
+        return 1
+    }
+
+    /// Tells ``ClaimAnswers`` of each kind whose last claimant left (released it, or left the bus).
+    private func noteDepartures() {
+        for kind in Self.claimable {
+            let count = claimCount(of: kind)
+            if count == 0, counts[kind, default: 0] > 0 { answers.lastClaimGone(kind, in: snapshot) }
+            counts[kind] = count
+        }
+    }
+
+    /// Answers each waiting claim that has its reading, has reached its bound, or lost its sensor.
+    private func answerSettledClaims() {
+        guard !waiting.isEmpty else { return }
+        let now = Self.monotonicSeconds()
+        waiting.removeAll { entry in
+            guard let outcome = answers.outcome(of: entry.waiting, in: snapshot, now: now) else { return false }
+            defer { sd_bus_message_unref(entry.call) }
+            switch outcome {
+            case .answer, .timedOut:
+                if outcome == .timedOut {
+                    logger.warning(
+                        "the \(entry.waiting.kind.displayName) gave no reading within \(Int(answers.bound)) s of a claim; answered without one, the reading will follow as PropertiesChanged")
+                }
+                var reply: OpaquePointer?
+                if sd_bus_message_new_method_return(entry.call, &reply) >= 0 { _ = sd_bus_send(bus, reply, nil) }
+                sd_bus_message_unref(reply)
+            case .sensorRemoved:
+                var error = sd_bus_error()
+                sd_bus_error_set(&error, "org.freedesktop.DBus.Error.Failed", "Sensor removed while waiting for it to start up")
+                _ = sd_bus_reply_method_error(entry.call, &error)
+                sd_bus_error_free(&error)
+            }
+            return true
+        }
     }
 
     fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {

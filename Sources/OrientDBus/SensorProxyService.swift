@@ -20,6 +20,7 @@ import Glibc
 /// its services rather than shutting them down).
 public final class SensorProxyService: Service {
     private struct Shared {
+        var snapshot = SensorSnapshot()
         var properties = SensorProxyProperties()
         var stopping = false
         /// Whether udev has said, for every kind served, whether one is plugged in.
@@ -30,18 +31,21 @@ public final class SensorProxyService: Service {
     private let wakeup: WakeupPipe
     private let claimsChanged: @Sendable (SensorKind, Int) -> Void
     private let busAddress: String?
+    private let claimBound: Double
     private let logger: Logger
 
     /// - Parameters:
     ///   - busAddress: the bus to serve on; `nil` (the daemon's): the system bus, or `DBUS_SYSTEM_BUS_ADDRESS`.
+    ///   - claimBound: how long a claim waits for the sensor's first reading, in seconds (``ClaimAnswers``).
     ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
     ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
     public init(
-        busAddress: String? = nil, logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+        busAddress: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
     ) throws {
         self.wakeup = try WakeupPipe()
         self.claimsChanged = claimsChanged
         self.busAddress = busAddress
+        self.claimBound = claimBound
         self.logger = logger
     }
 
@@ -49,10 +53,11 @@ public final class SensorProxyService: Service {
     /// the orientations it passes through is missed (the last upright one is what a device lying flat shows).
     public func update(_ snapshot: SensorSnapshot) {
         let changed = shared.withLock { shared in
-            let before = (shared.properties, shared.presenceKnown)
+            let before = shared.snapshot
+            shared.snapshot = snapshot
             shared.properties.show(snapshot)
             shared.presenceKnown = snapshot.presenceKnown
-            return shared.properties != before.0 || shared.presenceKnown != before.1
+            return snapshot != before
         }
         if changed { wakeup.signal() }
     }
@@ -92,7 +97,7 @@ public final class SensorProxyService: Service {
         while !stopping {
             var connection: SensorProxyConnection?
             do {
-                let current = try SensorProxyConnection(address: busAddress, logger: logger)
+                let current = try SensorProxyConnection(address: busAddress, claimBound: claimBound, logger: logger)
                 connection = current
                 if try !current.requestName() {
                     logger.warning(
@@ -121,8 +126,8 @@ public final class SensorProxyService: Service {
     /// Serves one connection until the daemon stops (returns) or the bus fails (throws).
     private func serve(_ connection: SensorProxyConnection, claimed: inout Set<SensorKind>) throws(BusError) {
         while true {
-            let properties = shared.withLock { $0.properties }
-            try connection.process(properties)
+            let (properties, snapshot) = shared.withLock { ($0.properties, $0.snapshot) }
+            try connection.process(properties, snapshot: snapshot)
             for kind in SensorProxyConnection.claimable {
                 let nowClaimed = connection.claimCount(of: kind) > 0
                 guard nowClaimed != claimed.contains(kind) else { continue }

@@ -10,14 +10,23 @@ public struct SensorSnapshot: Sendable, Equatable {
         public var present: Bool?
         /// The last value read (light after its filter); `nil` before the first, and once the sensor went away.
         public var last: Reading?
+        /// Whether the sensor has given a reading since it was last started (for the accelerometer: since it was
+        /// opened, its first sample); false while nobody wants it.
+        public var readSinceStart: Bool
+        /// How many times, since the daemon started, the sensor gave its first reading after a start: a D-Bus claim
+        /// that waits for a reading waits for this to grow. (Not every reading: the facade would wake for each.)
+        public var firstReadings: Int
 
-        public init(present: Bool? = nil, last: Reading? = nil) {
+        public init(present: Bool? = nil, last: Reading? = nil, readSinceStart: Bool = false, firstReadings: Int = 0) {
             self.present = present
             self.last = last
+            self.readSinceStart = readSinceStart
+            self.firstReadings = firstReadings
         }
     }
 
-    /// The device orientation the engine last committed.
+    /// The device orientation the engine last committed; until it commits one after the sensor opened, what the
+    /// sensor's first sample showed alone, as iio-sensor-proxy decides from its first reading.
     public var device: DeviceOrientation
     /// Whether the accelerometer can be read now (opened and not failing).
     public var accelerometerReadable: Bool

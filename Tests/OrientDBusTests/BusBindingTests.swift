@@ -54,4 +54,20 @@ struct BusBindingTests {
         let level = BusObject.sensorProxy.properties.first { $0.name == "LightLevel" }
         #expect(level?.value(properties) == .double(12.5))
     }
+
+    @Test("A change goes to the claimants of its kind only, each once")
+    func recipients() {
+        let claimants: [SensorKind: [String]] = [.light: [":1.5", ":1.7"], .accelerometer: [":1.7"], .compass: [":1.9"]]
+        let light = BusObject.sensorProxy.recipients(of: ["LightLevel", "LightLevelUnit"], claimants: claimants)
+        #expect(light.map(\.client) == [":1.5", ":1.7"])
+        #expect(light.allSatisfy { $0.names == ["LightLevelUnit", "LightLevel"] })
+        let both = BusObject.sensorProxy.recipients(of: ["AccelerometerOrientation", "LightLevel"], claimants: claimants)
+        #expect(both.map(\.client) == [":1.5", ":1.7"])
+        #expect(both.last?.names == ["AccelerometerOrientation", "LightLevel"])
+        #expect(BusObject.sensorProxy.recipients(of: ["ProximityNear"], claimants: claimants).isEmpty, "nobody claims it")
+        let plugged = BusObject.sensorProxy.recipients(of: ["HasAccelerometer"], claimants: claimants)
+        #expect(plugged.map(\.client) == [":1.7"])
+        #expect(plugged.first?.names == ["HasAccelerometer"])
+        #expect(BusObject.compass.recipients(of: ["CompassHeading"], claimants: claimants).map(\.client) == [":1.9"])
+    }
 }

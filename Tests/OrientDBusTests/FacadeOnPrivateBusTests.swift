@@ -116,9 +116,13 @@ struct FacadeOnPrivateBusTests {
         }
     }
 
+    /// Both sensors plugged in and read since they started.
     static let present = SensorSnapshot(
         device: .portrait, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
-        sensors: [.accelerometer: .init(present: true), .light: .init(present: true, last: .light(level: 40, unit: .lux))])
+        sensors: [
+            .accelerometer: .init(present: true, readSinceStart: true, firstReadings: 1),
+            .light: .init(present: true, last: .light(level: 40, unit: .lux), readSinceStart: true, firstReadings: 1),
+        ])
 
     private func waitFor(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<1000 {
@@ -143,25 +147,41 @@ struct FacadeOnPrivateBusTests {
         #expect(bus.property("HasProximity") == "b false", "a kind not served")
         #expect(bus.property("HasCompass", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass") == "b false")
 
+        // A client that claims nothing, with a match rule for every signal the facade sends: it hears no reading.
         let signals = try LineProcess(
             "/usr/bin/gdbus", ["monitor", "--address", bus.address, "--dest", "net.hadess.SensorProxy"])
         #expect(signals.line { $0.hasPrefix("Monitoring signals") } != nil)
         let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         #expect(client.line { $0.hasPrefix("ready") } != nil)
+        client.send("watch")
         client.send("claim-light")
         #expect(client.line { $0 == "ok" } != nil)
+        #expect(client.line(after: client.lines.firstIndex(of: "ok")! + 1) { $0 == "ok" } != nil, "a sensor read since it started: answered at once")
         #expect(await waitFor { claims.withLock { $0 } == ["light 1"] })
         client.send("claim-light")
-        client.send("release-light")
-        #expect(await waitFor { claims.withLock { $0 } == ["light 1", "light 0"] }, "a repeated claim is one claim")
+        #expect(await waitFor { client.lines.filter { $0 == "ok" }.count == 3 })
+        #expect(claims.withLock { $0 } == ["light 1"], "a repeated claim is one claim")
 
         var brighter = Self.present
         brighter.sensors[.light]?.last = .light(level: 55, unit: .lux)
-        let start = signals.lines.count
         facade.update(brighter)
-        let changed = signals.line(after: start) { $0.contains("PropertiesChanged") }
-        #expect(changed?.contains("'LightLevel': <55.0>") == true && changed?.contains("'LightLevelUnit': <'lux'>") == true,
-                "\(signals.lines)")
+        let heard = client.line { $0.hasPrefix("signal ") }
+        #expect(heard?.hasPrefix("signal /net/hadess/SensorProxy: org.freedesktop.DBus.Properties.PropertiesChanged ('net.hadess.SensorProxy', {") == true
+                    && heard?.contains("'LightLevel': <55.0>") == true && heard?.contains("'LightLevelUnit': <'lux'>") == true, "\(client.lines)")
+        var turned = brighter
+        turned.device = .landscapeLeft
+        facade.update(turned)
+        #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"right-up\"" })
+        client.send("release-light")
+        #expect(await waitFor { claims.withLock { $0 } == ["light 1", "light 0"] })
+        var dimmer = turned
+        dimmer.sensors[.light]?.last = .light(level: 5, unit: .lux)
+        facade.update(dimmer)
+        #expect(await waitFor { bus.property("LightLevel") == "d 5" })
+        usleep(300_000)
+        #expect(client.lines.filter { $0.hasPrefix("signal ") }.count == 1,
+                "the claimant heard its kind's change only, and nothing after its release: \(client.lines)")
+        #expect(!signals.lines.contains { $0.contains("PropertiesChanged") }, "a client that did not claim heard: \(signals.lines)")
 
         client.send("claim-proximity")
         #expect(await waitFor { claims.withLock { $0 }.last == "proximity 1" })
@@ -171,5 +191,49 @@ struct FacadeOnPrivateBusTests {
         serving.cancel()
         await serving.value
         #expect(await waitFor { bus.property("HasAccelerometer") == nil }, "off the bus once stopped")
+    }
+
+    @Test("A claim of a sensor not read since it started is answered at its first reading, which it then reads; unplugged meanwhile, it fails")
+    func claimWaitsForReading() async throws {
+        let bus = try Bus()
+        // A bound no busy machine reaches: a claim answered while the test looks is answered for its reading.
+        let facade = try SensorProxyService(busAddress: bus.address, claimBound: 600, logger: Logger(label: "test")) { _, _ in }
+        let serving = Task { await facade.run() }
+        defer { serving.cancel() }
+        var idle = Self.present
+        idle.sensors[.light] = .init(present: true, last: .light(level: 40, unit: .lux), readSinceStart: false, firstReadings: 1)
+        facade.update(idle)
+        #expect(await waitFor { bus.property("LightLevel") == "d 40" })
+        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        var start = client.lines.count
+        client.send("claim-light")
+        // Blocking, not Task.sleep: a suspended test may resume seconds later on a machine whose cooperative
+        // threads are busy with other suites, and the client's call would time out first.
+        usleep(500_000)
+        #expect(client.lines.count == start, "answered before a reading: \(client.lines)")
+        var read = idle
+        read.sensors[.light] = .init(present: true, last: .light(level: 70, unit: .lux), readSinceStart: true, firstReadings: 2)
+        facade.update(read)
+        #expect(client.line(after: start) { $0 == "ok" } != nil)
+        #expect(bus.property("LightLevel") == "d 70", "the claim reads the reading it waited for")
+
+        // The last claimant goes, and the sensor has not said it stopped: its last reading does not answer a new claim.
+        client.send("release-light")
+        #expect(client.line(after: start + 1) { $0 == "ok" } != nil)
+        start = client.lines.count
+        client.send("claim-light")
+        usleep(300_000)
+        #expect(client.lines.count == start, "answered from the reading before the release: \(client.lines)")
+        var unplugged = read
+        unplugged.sensors[.light] = .init(present: false, readSinceStart: false, firstReadings: 2)
+        facade.update(unplugged)
+        let failed = client.line(after: start) { $0.hasPrefix("error") }
+        #expect(failed?.contains("Sensor removed while waiting for it to start up") == true, "\(client.lines)")
+
+        // With no sensor plugged in, a claim is answered at once (it takes effect when one appears).
+        start = client.lines.count
+        client.send("claim-proximity")
+        #expect(client.line(after: start) { $0 == "ok" } != nil)
     }
 }

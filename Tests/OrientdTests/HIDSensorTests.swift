@@ -81,6 +81,21 @@ struct HIDSensor {
         }
     }
 
+    /// Sends the claim `command` (`claim-light`) through `client` and streams a scan of `raw` every 0.25 s until it is
+    /// answered; returns the answer. A claim is answered once the sensor has given a reading, as iio-sensor-proxy
+    /// 3.6 and later answer it, and a buffer gives one only when data comes.
+    func claim(_ command: String, by client: LineProcess, _ testbed: UmockdevTestbed, feeding raw: Int32) -> String? {
+        let start = client.lines.count
+        client.send(command)
+        var answer: String?
+        _ = waitFor(timeout: 10, interval: 0.25) {
+            try? testbed.stream(node, scanHex: Self.scan(raw), count: 1, rate: 10)
+            answer = client.waitForLine(after: start, timeout: 0.01) { !$0.hasPrefix("signal ") }
+            return answer != nil
+        }
+        return answer
+    }
+
     func attribute(_ testbed: UmockdevTestbed, _ name: String) -> String? {
         (try? String(contentsOfFile: testbed.root + sysfsPath + "/" + name, encoding: .utf8))?
             .trimmingCharacters(in: CharacterSet(charactersIn: "\n\0 "))
@@ -105,16 +120,6 @@ struct HIDSensorTests {
         setup.bus.property("HasCompass", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass")
     }
 
-    /// Every signal sent from the compass object, one line each.
-    static func compassSignals(_ setup: Setup) throws -> LineProcess {
-        let monitor = try LineProcess(
-            "/usr/bin/stdbuf",
-            ["-oL", "/usr/bin/gdbus", "monitor", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy/Compass"],
-            environment: setup.bus.environment)
-        guard monitor.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
-        return monitor
-    }
-
     @Test("Light: opened as iio-sensor-proxy opens it, read through the buffer, changes announced, closed on release with the level kept")
     func lightClaimChangeRelease() throws {
         let setup = try Setup(light: false)
@@ -124,10 +129,11 @@ struct HIDSensorTests {
         #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
         #expect(setup.level() == "d 0", "0 before the first claim")
         #expect(setup.lightThreads() == 0)
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
-        #expect(client.ask("claim-light") == "ok")
-        #expect(light.feed(setup.testbed, 500) { setup.level() == "d 50" }, "500 raw at scale 0.1\n\(setup.daemon.log)")
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
+        #expect(light.claim("claim-light", by: client, setup.testbed, feeding: 500) == "ok")
+        #expect(setup.level() == "d 50", "500 raw at scale 0.1, read before the claim was answered\n\(setup.daemon.log)")
         #expect(setup.daemon.log.contains("light sensor als (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-buffer-als; read every 0.7 s"))
         #expect(light.attribute(setup.testbed, "buffer/enable") == "1")
         #expect(light.attribute(setup.testbed, "buffer/length") == "128")
@@ -157,9 +163,9 @@ struct HIDSensorTests {
         try setup.startOrientd()
         let first = try setup.client()
         let second = try setup.client()
-        #expect(first.ask("claim-light") == "ok")
-        #expect(second.ask("claim-light") == "ok")
-        #expect(light.feed(setup.testbed, 500) { setup.level() == "d 50" }, "\(setup.daemon.log)")
+        #expect(light.claim("claim-light", by: first, setup.testbed, feeding: 500) == "ok")
+        #expect(second.ask("claim-light") == "ok", "answered at once: the sensor has read since it started")
+        #expect(setup.level() == "d 50", "\(setup.daemon.log)")
         first.kill()
         #expect(light.feed(setup.testbed, 300) { setup.level() == "d 30" }, "still read for the second client")
         second.kill()
@@ -213,10 +219,11 @@ struct HIDSensorTests {
         try setup.startOrientd()
         #expect(waitFor { Self.hasCompass(setup) == "b true" }, "\(setup.daemon.log)")
         #expect(Self.compass(setup) == "d 0")
-        let signals = try Self.compassSignals(setup)
-        let client = try setup.client()
-        #expect(client.ask("claim-compass") == "ok")
-        #expect(compass.feed(setup.testbed, 1800) { Self.compass(setup) == "d 180" }, "1800 raw at scale 0.1\n\(setup.daemon.log)")
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
+        #expect(compass.claim("claim-compass", by: client, setup.testbed, feeding: 1800) == "ok")
+        #expect(Self.compass(setup) == "d 180", "1800 raw at scale 0.1, read before the claim was answered\n\(setup.daemon.log)")
         #expect(compass.attribute(setup.testbed, "trigger/current_trigger") == "magn_3d-dev2")
         #expect(compass.feed(setup.testbed, 905) { Self.compass(setup) == "d 90.5" }, "\(setup.daemon.log)")
         let changed = signals.waitForLine { $0.contains("'CompassHeading': <90.5>") }
@@ -261,8 +268,10 @@ struct HIDSensorTests {
         try setup.startOrientd()
         let client = try setup.client()
         #expect(client.ask("claim") == "ok")
+        // Neither sensor gives a reading: each claim is answered at the bound (3 s), with no reading.
         #expect(client.ask("claim-light") == "ok")
         #expect(client.ask("claim-compass") == "ok")
+        #expect(setup.daemon.log.contains("the light sensor gave no reading within 3 s of a claim"), "\(setup.daemon.log)")
         let typeFile = "\(light.sysfsPath)/scan_elements/in_intensity_both_type reads \"le:banana\", not a scan element type"
         #expect(waitFor { setup.daemon.log.contains(typeFile) }, "\(setup.daemon.log)")
         let triggerFile = "\(HIDSensor.compass.sysfsPath)/trigger/current_trigger cannot be set: no IIO trigger named magn_3d-dev2"
@@ -281,8 +290,8 @@ struct HIDSensorTests {
         try setup.startOrientd()
         let client = try setup.client()
         #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-light") == "ok")
-        #expect(light.feed(setup.testbed, 42) { setup.level() == "d 42" }, "\(setup.daemon.log)")
+        #expect(light.claim("claim-light", by: client, setup.testbed, feeding: 42) == "ok")
+        #expect(setup.level() == "d 42", "\(setup.daemon.log)")
         #expect(setup.daemon.log.contains("\(light.sysfsPath)/in_intensity_scale reads 0; using 1, as iio-sensor-proxy does"), "\(setup.daemon.log)")
         // The node ends under the reader (libiio reports EIO) before udev says the device is gone.
         try setup.testbed.hangUp(light.node)
@@ -420,8 +429,8 @@ struct HIDSensorServiceUserTests {
         #expect(waitFor { bus.property("HasAmbientLight") == "b true" }, "\(daemon.log)")
         let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
         #expect(client.waitForLine { $0.hasPrefix("ready") } != nil)
-        #expect(client.ask("claim-light") == "ok")
-        #expect(light.feed(testbed, 500) { bus.property("LightLevel") == "d 50" }, "\(daemon.log)")
+        #expect(light.claim("claim-light", by: client, testbed, feeding: 500) == "ok")
+        #expect(bus.property("LightLevel") == "d 50", "\(daemon.log)")
         #expect(light.attribute(testbed, "buffer/enable") == "1")
         client.kill()
     }

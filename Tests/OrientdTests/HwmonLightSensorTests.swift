@@ -58,8 +58,9 @@ struct HwmonLightSensorTests {
     func changeAndRelease() throws {
         let setup = try Self.setup()
         try setup.startOrientd()
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 20" }, "\(setup.daemon.log)")
         #expect(setup.daemon.log.contains("found by IIO_SENSOR_PROXY_TYPE hwmon-als"))

@@ -60,9 +60,12 @@ struct LightSensorTests {
             guard waitFor({ self.bus.property("HasAmbientLight") != nil }) else { throw HarnessError("iio-sensor-proxy did not start") }
         }
 
-        func client() throws -> LineProcess {
+        /// bus_client.py; `watching`: it prints each PropertiesChanged it is sent, as `gdbus monitor` prints it,
+        /// after "signal ".
+        func client(watching: Bool = false) throws -> LineProcess {
             let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
             guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
+            if watching, client.ask("watch") != "ok" { throw HarnessError("bus_client.py did not watch") }
             return client
         }
 
@@ -72,7 +75,8 @@ struct LightSensorTests {
             try LineProcess("/usr/bin/stdbuf", ["-oL", PrivateBus.monitorSensor], environment: bus.environment)
         }
 
-        /// Every signal the facade sends from its main object, one line each.
+        /// Every signal the facade sends from its main object that a client with a match rule for them all, claiming
+        /// nothing, receives: one line each.
         func signalMonitor() throws -> LineProcess {
             let monitor = try LineProcess(
                 "/usr/bin/stdbuf",
@@ -124,8 +128,10 @@ struct LightSensorTests {
     func claimChangeRelease() throws {
         let setup = try Setup()
         try setup.startOrientd()
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
+        let bystander = try setup.signalMonitor()
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 50" }, "100 raw at scale 0.5\n\(setup.daemon.log)")
         #expect(setup.lightThreads() == 1)
@@ -137,6 +143,7 @@ struct LightSensorTests {
         let changed = signals.waitForLine(after: start) { $0.contains("'LightLevel': <125.0>") }
         #expect(changed?.contains("PropertiesChanged ('net.hadess.SensorProxy'") == true, "\(signals.lines)")
         #expect(changed?.contains("'LightLevelUnit': <'lux'>") == true, "the unit comes with the level: \(signals.lines)")
+        #expect(!bystander.lines.contains { $0.contains("LightLevel") }, "a client that did not claim heard: \(bystander.lines)")
 
         #expect(client.ask("release-light") == "ok")
         #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
@@ -316,8 +323,9 @@ struct LightSensorTests {
         let setup = try Setup(light: false)
         try setup.addLight(["name": "als", "in_illuminance_input": "300", "in_illuminance_integration_time": "0.3"])
         try setup.startOrientd()
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 300" }, "the first reading at once\n\(setup.daemon.log)")
         // 300 lux ± 3 %, and every 1.2 s a shadow at 40 % for 0.2 s: a reading that catches it is confirmed
@@ -351,8 +359,9 @@ struct LightSensorTests {
         let config = setup.folder + "/orientd.conf"
         try "light-threshold = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
         try setup.startOrientd(["--config", config])
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 300" })
         /// A shadow of 0.2 s, read at least once (every 0.1 s) and gone before a reading half a second later.

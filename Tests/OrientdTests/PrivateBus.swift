@@ -153,11 +153,16 @@ final class LineProcess {
         }
     }
 
-    /// Sends a command line and returns the next line of output.
+    /// Sends a command line without waiting for an answer.
+    func send(_ command: String) {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    }
+
+    /// Sends a command line and returns the next line of output (bus_client.py's signal lines aside).
     func ask(_ command: String, timeout: Double = 10) -> String? {
         let start = lines.count
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        return waitForLine(after: start, timeout: timeout) { _ in true }
+        return waitForLine(after: start, timeout: timeout) { !$0.hasPrefix("signal ") }
     }
 
     func kill() {

@@ -70,8 +70,9 @@ struct ProximitySensorTests {
     func claimChangeRelease() throws {
         let setup = try Setup()
         try setup.base.startOrientd()
-        let signals = try setup.base.signalMonitor()
-        let client = try setup.base.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.base.client(watching: true)
+        let signals = client
         #expect(client.ask("claim-proximity") == "ok")
         #expect(waitFor { setup.proximityThreads() == 1 }, "\(setup.daemon.log)")
         #expect(waitFor {

@@ -12,8 +12,10 @@ enum SideBySideDaemon: String, Sendable {
 }
 
 /// One daemon on its own private bus, under its own umockdev testbed with an accelerometer, and one sensor of a
-/// driver that the lifecycle script plugs, changes and unplugs; seen through busctl, bus_client.py and
-/// `gdbus monitor`, as any D-Bus client sees it.
+/// driver that the lifecycle script plugs, changes and unplugs; seen through busctl and bus_client.py, as any D-Bus
+/// client sees it. The signals are those the latest claimant heard (iio-sensor-proxy 3.9, and orientd with it, sends
+/// a sensor's PropertiesChanged to its claimants only; 3.0 broadcasts them), or before the first claim those a
+/// `gdbus monitor` that claims nothing heard.
 final class SideBySideBench {
     static let sensorProxyDaemon = "/usr/sbin/iio-sensor-proxy"
 
@@ -24,11 +26,16 @@ final class SideBySideBench {
     private let testbed: UmockdevTestbed
     private var orientd: DaemonHarness?
     private var sensorProxy: LineProcess?
-    private var signals: LineProcess!
+    private var monitor: LineProcess!
+    /// The last claimant made, which hears the signals.
+    private var lastClaimant: LineProcess?
+    private var signals: LineProcess { lastClaimant ?? monitor }
     /// The sensor's sysfs path while plugged, and how many times it has been plugged (HID devices come back as new
     /// devices, as the kernel numbers them).
     private var sensorPath: String?
     private var plugs = 0
+    /// What the sensor reads now: a buffered one is fed it while a claim waits for its first reading.
+    private var lastRaw: String?
 
     init(_ driver: SideBySideDriver, _ daemon: SideBySideDaemon) throws {
         self.driver = driver
@@ -60,11 +67,11 @@ final class SideBySideBench {
                 Self.sensorProxyDaemon, ["-v"], environment: environment, errorLog: folder + "/iio-sensor-proxy.log")
         }
         guard waitFor({ self.bus.property("HasAccelerometer") != nil }) else { throw HarnessError("\(daemon) did not start:\n\(log)") }
-        signals = try LineProcess(
+        monitor = try LineProcess(
             "/usr/bin/stdbuf",
             ["-oL", "/usr/bin/gdbus", "monitor", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", driver.objectPath],
             environment: bus.environment)
-        guard signals.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
+        guard monitor.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
     }
 
     var log: String {
@@ -74,10 +81,25 @@ final class SideBySideBench {
         }
     }
 
-    /// A D-Bus client (bus_client.py) that has claimed the sensor.
+    /// A D-Bus client (bus_client.py) that has claimed the sensor, printing the signals it hears; the bench's signals
+    /// are its from now on.
     func claimant() throws -> LineProcess {
         let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
-        guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
+        guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil, client.ask("watch") == "ok" else {
+            throw HarnessError("bus_client.py did not start")
+        }
+        lastClaimant = client
+        // A buffered sensor gives its first reading, which the claim waits for, only when data comes.
+        if let node = currentHIDSensor?.node, let raw = lastRaw {
+            let start = client.lines.count
+            client.send(driver.claimCommand)
+            let answered = waitFor(timeout: 10, interval: 0.25) {
+                try? self.testbed.stream(node, scanHex: HIDSensor.scan(Int32(raw)!), count: 1, rate: 10)
+                return client.waitForLine(after: start, timeout: 0.01) { !$0.hasPrefix("signal ") } != nil
+            }
+            guard answered, client.lines[start...].contains("ok") else { throw HarnessError("\(driver.claimCommand) failed: \(client.lines)") }
+            return client
+        }
         guard client.ask(driver.claimCommand) == "ok" else { throw HarnessError("\(driver.claimCommand) failed: \(client.lines)") }
         return client
     }
@@ -91,6 +113,7 @@ final class SideBySideBench {
     /// Plugs the sensor in; a polled one reads `raw` from the start (a buffered one reads what ``reach(_:)`` feeds).
     func plug(_ raw: String) throws {
         plugs += 1
+        lastRaw = raw
         if let hid = driver.hidSensor {
             let sensor = plugs == 1 ? hid : hid.replugged
             try sensor.add(to: testbed)
@@ -120,6 +143,7 @@ final class SideBySideBench {
 
     /// The sensor now reads `raw`: a polled attribute changes; a buffered sensor gets one scan in its buffer.
     func change(_ raw: String) throws {
+        lastRaw = raw
         if let node = currentHIDSensor?.node {
             try testbed.stream(node, scanHex: HIDSensor.scan(Int32(raw)!), count: 1, rate: 10)
         } else {
@@ -169,19 +193,22 @@ final class SideBySideBench {
         return Array(zip(driver.properties, lines)).map { (name: $0.0, value: $0.1) }
     }
 
-    /// Where a step starts: the signals seen so far, and the sensor's properties then.
+    /// Where a step starts: who hears the signals, what they heard so far, and the sensor's properties then.
     struct Mark {
+        let listener: ObjectIdentifier
         let line: Int
         let properties: [SideBySideObservation.Entry]
     }
 
     func mark() -> Mark {
         while signals.waitForLine(after: signals.lines.count, timeout: 0.01, { _ in true }) != nil {}
-        return Mark(line: signals.lines.count, properties: properties())
+        return Mark(listener: ObjectIdentifier(signals), line: signals.lines.count, properties: properties())
     }
 
     /// The sensor's properties as a client reads them, and the PropertiesChanged signals of them since `start`.
-    func observe(_ step: String, since start: Mark) -> SideBySideObservation {
+    func observe(_ step: String, since mark: Mark) -> SideBySideObservation {
+        // A claimant made during the step heard everything it heard in it.
+        let start = Mark(listener: mark.listener, line: mark.listener == ObjectIdentifier(signals) ? mark.line : 0, properties: mark.properties)
         // A property that changed has a signal on its way: under load, the monitor may print it a while after
         // the property reads the new value.
         for ((name, now), (_, then)) in zip(properties(), start.properties) where !HIDSensorTests.agree(now, then) {
@@ -197,7 +224,7 @@ final class SideBySideBench {
     }
 
     deinit {
-        signals?.kill()
+        monitor?.kill()
         orientd = nil
         sensorProxy?.kill()
         bus.stop()

@@ -28,8 +28,9 @@ struct TiltPropertyTests {
         let setup = try Setup(light: false)
         try setup.startOrientd()
         #expect(tilt(setup) == "s \"undefined\"", "no reading yet")
-        let signals = try setup.signalMonitor()
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
         #expect(client.ask("claim") == "ok")
         #expect(waitFor { tilt(setup) == "s \"vertical\"" }, "upright: \(setup.daemon.log)")
         // Leaning back 45°: z below 0 is iio-sensor-proxy's tilted-down.

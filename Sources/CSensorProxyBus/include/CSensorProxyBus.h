@@ -10,7 +10,8 @@
 
 typedef struct csp_handlers {
     void *context;
-    /// A method call (its member name): a negative errno (with `error` set or not) fails it; 0 replies with no values.
+    /// A method call (its member name): a negative errno (with `error` set or not) fails it; 0 replies with no values;
+    /// a positive value means the handler took a reference to `call` and replies later.
     int (*method)(void *context, sd_bus_message *call, const char *member, sd_bus_error *error);
     /// A property read: append the value of `property` to `reply` with sd_bus_message_append_basic.
     int (*property)(void *context, sd_bus_message *reply, const char *property, sd_bus_error *error);

@@ -56,6 +56,25 @@ enum BusObject: Sendable, Hashable, CaseIterable {
     }
 }
 
+extension BusObject {
+    /// Who hears which of this object's changed properties (`names`, from ``changedNames(_:since:)``), given the
+    /// unique bus names that claim each kind. As in iio-sensor-proxy 3.9, a kind's changes go only to its claimants,
+    /// each in a signal of its own: a client that claims nothing hears nothing. Sorted by client, each client's names
+    /// in table order. (3.9 also sends a kind's values with its `Has*` turning true; orientd's `Has*` turns true on
+    /// udev's word, before the first reading, when those values would be stale.)
+    func recipients(of names: [String], claimants: [SensorKind: [String]]) -> [(client: String, names: [String])] {
+        var heard: [String: Set<String>] = [:]
+        for kind in SensorKind.allCases where kind.bus.object == self {
+            let own = kind.bus.properties.map(\.name)
+            let changed = own.filter(names.contains)
+            guard !changed.isEmpty else { continue }
+            for client in claimants[kind] ?? [] { heard[client, default: []].formUnion(changed) }
+        }
+        let order = properties.map(\.name)
+        return heard.keys.sorted().map { client in (client, order.filter { heard[client]!.contains($0) }) }
+    }
+}
+
 /// A read-only property of the facade, its value taken from ``SensorProxyProperties``.
 struct BusProperty: Sendable {
     let name: String

@@ -22,6 +22,10 @@ struct PublishedReadings {
         var description: ReadingSensorDescription?
         /// The last value published (light after its filter, as D-Bus shows it); forgotten when the sensor goes.
         var last: Reading?
+        /// A value has been read since the source started.
+        var readSinceStarted = false
+        /// How many times a first value after a start was read, since the daemon started.
+        var firstReadings = 0
     }
 
     /// The kinds served, in the order `status` lists them.
@@ -47,9 +51,11 @@ struct PublishedReadings {
         case .started:
             sensor.open = true
             sensor.heardSinceOpened = false
+            sensor.readSinceStarted = false
         case .stopped:
             sensor.open = false
             sensor.heardSinceOpened = false
+            sensor.readSinceStarted = false
         case .event(.opened(let description)):
             sensor.present = true
             sensor.plugged = true
@@ -57,6 +63,8 @@ struct PublishedReadings {
         case .event(.reading(let reading)):
             sensor.present = true
             sensor.heardSinceOpened = true
+            if !sensor.readSinceStarted { sensor.firstReadings += 1 }
+            sensor.readSinceStarted = true
             sensor.last = reading
         case .event(.lost), .event(.noSensor):
             sensor.present = false
@@ -84,7 +92,9 @@ struct PublishedReadings {
 
     /// Each kind served, as the D-Bus facade sees it.
     var snapshot: [SensorKind: SensorSnapshot.Sensor] {
-        sensors.mapValues { SensorSnapshot.Sensor(present: $0.plugged, last: $0.last) }
+        sensors.mapValues {
+            SensorSnapshot.Sensor(present: $0.plugged, last: $0.last, readSinceStart: $0.readSinceStarted, firstReadings: $0.firstReadings)
+        }
     }
 
     /// Each kind served, for `status`.

@@ -22,6 +22,11 @@ struct PublishedState {
     private var sensorReading = false
     /// The sensor has committed an orientation since it was last opened.
     private var committedSinceOpened = false
+    /// What the first sample since the sensor was last opened showed alone; `nil` before it. iio-sensor-proxy's
+    /// orientation property shows it until an orientation is committed.
+    private(set) var firstReading: DeviceOrientation?
+    /// How many times a first sample came, since the daemon started: a D-Bus claim waits for the next one.
+    private(set) var firstReadings = 0
     /// The convertible's posture has been committed since the sensors were last opened.
     private var postureSinceOpened = false
     /// A replayed trace ran out: nothing fresh will come.
@@ -97,6 +102,7 @@ struct PublishedState {
         sensor = .available
         sensorReading = true
         committedSinceOpened = false
+        firstReading = nil
         postureSinceOpened = false
         // With a base sensor the last posture is kept until the new readings commit one, as the device
         // orientation is; without one there is none.
@@ -106,6 +112,19 @@ struct PublishedState {
     /// The sensor service released the sensor (nobody wants it): the state is kept, but is no longer fresh.
     mutating func sensorReleased() {
         sensorReading = false
+        firstReading = nil
+    }
+
+    /// The first sample since the sensor was opened reached the engine, and showed `first` alone.
+    mutating func sensorRead(first: DeviceOrientation) {
+        firstReading = first
+        firstReadings += 1
+    }
+
+    /// The device orientation iio-sensor-proxy's clients are shown: the committed one, or until the sensor
+    /// commits one after an open, what its first sample showed.
+    var deviceForSensorProxy: DeviceOrientation {
+        committedSinceOpened ? device : firstReading ?? device
     }
 
     /// A replayed trace ran out.
@@ -154,6 +173,7 @@ struct PublishedState {
         sensor = state == .none && sensorDescription != nil ? .unavailable : state
         device = .unknown
         sensorReading = false
+        firstReading = nil
         hinge = .unknown
         tilt = .undefined
         let update = ViewUpdate(device: .unknown, heldUpright: heldUpright)

@@ -308,6 +308,13 @@ public final class Publisher {
         freshnessMayHaveChanged(wasFresh: wasFresh)
     }
 
+    /// The first sample since the sensor opened reached the engine, showing `first` alone: the D-Bus facade is
+    /// told, and answers the claims that waited for a reading.
+    public func sensorRead(first: DeviceOrientation) {
+        state.sensorRead(first: first)
+        tellSensors()
+    }
+
     /// The display's tilt changed: the D-Bus facade is told; subscribers are not, since their states do not hold it.
     public func tiltChanged(_ tilt: AccelerometerTilt) {
         if state.tiltChanged(tilt) { tellSensors() }
@@ -381,9 +388,10 @@ public final class Publisher {
     /// What is known of every sensor: the D-Bus facade's view of the store.
     public var sensors: SensorSnapshot {
         var sensors = readings.snapshot
-        sensors[.accelerometer] = SensorSnapshot.Sensor(present: accelerometerPresent)
+        sensors[.accelerometer] = SensorSnapshot.Sensor(
+            present: accelerometerPresent, readSinceStart: state.firstReading != nil, firstReadings: state.firstReadings)
         return SensorSnapshot(
-            device: state.device, accelerometerReadable: state.sensor == .available, tilt: state.tilt,
+            device: state.deviceForSensorProxy, accelerometerReadable: state.sensor == .available, tilt: state.tilt,
             natural: state.settings.panel.natural, sensors: sensors)
     }
 

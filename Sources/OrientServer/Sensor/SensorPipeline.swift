@@ -51,12 +51,15 @@ final class SensorPipeline: @unchecked Sendable {
                 // An orientation change that keeps the device is the engine holding or releasing its own interface
                 // (rotate-in); the publisher holds its views itself, from tablet mode.
                 let device = update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil }
-                let tilt = update.tilt
-                guard device != nil || update.posture != nil || tilt != nil else { return }
+                let (tilt, first) = (update.tilt, update.firstReading)
+                guard device != nil || update.posture != nil || tilt != nil || first != nil else { return }
                 eventLoop.execute {
                     if let tilt { publisher.value.tiltChanged(tilt) }
-                    guard device != nil || update.posture != nil else { return }
-                    publisher.value.sensorChanged(device: device, posture: update.posture, time: sample.time)
+                    if device != nil || update.posture != nil {
+                        publisher.value.sensorChanged(device: device, posture: update.posture, time: sample.time)
+                    }
+                    // After the change it may have committed: a claim answered on it reads both.
+                    if let first { publisher.value.sensorRead(first: first) }
                 }
             } catch where !refusalReported {
                 refusalReported = true
