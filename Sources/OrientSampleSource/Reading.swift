@@ -40,7 +40,7 @@ public struct ReadingSensorDescription: Sendable, Equatable {
     /// A proximity sensor's near level (its raw reading above which it reads near); nil for other kinds.
     public var nearLevel: Double?
     /// Its readings go out as read, past any filter: a fake sensor's made-up values, which a developer checking
-    /// a client wants to see as iio-sensor-proxy sends them.
+    /// a client wants to see as iio-sensor-proxy sends them, and applesmc's, read too seldom to hunt.
     public var publishedAsRead = false
 
     public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String, nearLevel: Double? = nil) {

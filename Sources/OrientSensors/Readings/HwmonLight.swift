@@ -10,7 +10,11 @@ import Glibc
 /// Apple's ambient light sensor on Intel Macs, read as iio-sensor-proxy 3.0 reads its `hwmon-als`: the attribute
 /// `light` of applesmc's platform device (`/sys/devices/platform/applesmc.768/light`) reads `(left,right)`, and the
 /// level is the brighter of the two as a percentage of 255, in the unit `vendor`, read every 8 s and at once when
-/// opened.
+/// opened. Under umockdev (`UMOCKDEV_DIR` set) it is read every 0.5 s, as iio-sensor-proxy 3.9 reads it there, so
+/// that its test suite and orientd's see a change without waiting 8 s.
+///
+/// Its levels go out as read, past the light filter, as iio-sensor-proxy sends them: read once in 8 s, it cannot
+/// make brightness hunt faster than that, and the filter's confirmation would hold a real change back.
 ///
 /// The device is the platform one, not the hwmon device below it: applesmc puts `light` there. iio-sensor-proxy's
 /// udev rule tags hwmon devices that have `light` (there are none), and iio-sensor-proxy itself looks at platform
@@ -19,8 +23,9 @@ import Glibc
 struct HwmonLight: PolledReadingDriver {
     static let kind = SensorKind.light
     static let subsystems = ["platform"]
-    /// iio-sensor-proxy's interval.
+    /// iio-sensor-proxy's interval, and its interval under umockdev.
     static let pollInterval = 8.0
+    static let emulatedPollInterval = 0.5
     /// The largest value applesmc reads for either side.
     static let fullScale: Float = 255
 
@@ -29,7 +34,7 @@ struct HwmonLight: PolledReadingDriver {
         return device.attributes.contains("light") && device.name == "applesmc" ? "applesmc's attribute light" : nil
     }
 
-    let interval = HwmonLight.pollInterval
+    let interval = getenv("UMOCKDEV_DIR") == nil ? HwmonLight.pollInterval : HwmonLight.emulatedPollInterval
     private let path: String
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
@@ -37,6 +42,10 @@ struct HwmonLight: PolledReadingDriver {
             throw AttributeFault(path: device.attributePath("light"), problem: .unreadable(errno: ENOENT))
         }
         path = device.attributePath("light")
+    }
+
+    func describe(_ description: inout ReadingSensorDescription) {
+        description.publishedAsRead = true
     }
 
     func read() throws(AttributeFault) -> Reading? {
