@@ -12,6 +12,8 @@ UNITDIR ?= /etc/systemd/system
 UDEVRULESDIR ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /etc/sysusers.d
 DBUSPOLICYDIR ?= /usr/share/dbus-1/system.d
+# polkitd reads actions from this folder only.
+POLKITACTIONDIR ?= /usr/share/polkit-1/actions
 # systemd --user units for every user (orientd-follow.service).
 USERUNITDIR ?= /etc/systemd/user
 # /usr/local/share/dbus-1/system-services is searched too, so this one follows PREFIX.
@@ -149,7 +151,8 @@ check-docs:
 install: release
 	$(MAKE) docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(POLKITACTIONDIR) \
+		$(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
 	install -m 0755 -s .build/release/orientd $(DESTDIR)$(BINDIR)/
 	ln -sf orientd $(DESTDIR)$(BINDIR)/orientctl
@@ -160,6 +163,7 @@ install: release
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
+	install -m 0644 Systemd/net.hadess.SensorProxy.policy $(DESTDIR)$(POLKITACTIONDIR)/
 	install -m 0644 README.md PROTOCOL.md NEWS.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
 	# The README's links lead to docs/, so the topic files go there too (the plots stay in the repository).
 	install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/

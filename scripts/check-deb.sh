@@ -106,10 +106,10 @@ if installed iio-sensor-proxy; then fail "iio-sensor-proxy is still installed be
 [ "$(readlink /usr/bin/orientctl)" = orientd ] || fail "/usr/bin/orientctl is not a link to orientd"
 orientctl --help | grep -q "^USAGE: orientctl" || fail "orientctl --help prints no usage"
 getent passwd orientd >/dev/null && getent group orientd >/dev/null || fail "no orientd user and group"
-# Where systemd, udev and dbus-daemon look, whatever the prefix.
+# Where systemd, udev, dbus-daemon and polkitd look, whatever the prefix.
 for file in /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket \
     /usr/lib/systemd/user/orientd-follow.service /usr/lib/udev/rules.d/80-orientd.rules /usr/lib/sysusers.d/orientd.conf /usr/share/dbus-1/system.d/orientd.conf \
-    /usr/share/dbus-1/system-services/net.hadess.SensorProxy.service; do
+    /usr/share/dbus-1/system-services/net.hadess.SensorProxy.service /usr/share/polkit-1/actions/net.hadess.SensorProxy.policy; do
     [ -f "$file" ] || fail "$file is missing"
 done
 dpkg-query -W -f='${Conffiles}' orientd | grep -q " /etc/orientd/orientd.conf " ||

@@ -42,6 +42,8 @@ final class SensorProxyConnection {
     private var waiting: [(call: OpaquePointer, waiting: ClaimAnswers.Waiting)] = []
     /// The claim counts at the last look, to see a kind's last claimant leave.
     private var counts: [SensorKind: Int] = [:]
+    /// Why polkit could not be asked last time, said once until it changes.
+    private var polkitProblem: String?
     private let logger: Logger
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), or to the bus at `address`, and registers
@@ -207,20 +209,48 @@ final class SensorProxyConnection {
         sd_bus_message_append_basic(message, Self.code(type), text)
     }
 
-    /// A claim or a release. Returns 0 to have it answered now, a negative errno to fail it, or 1 when the claim
-    /// waits for a reading (``ClaimAnswers``) and is answered later.
+    /// A claim or a release: polkit is asked first (``PolkitCheck``), as iio-sensor-proxy asks it for both, and the
+    /// call is answered once it has answered. Returns 1: the call is kept and answered later.
     fileprivate func method(_ call: OpaquePointer?, member: String) -> Int32 {
-        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+        guard let (kind, claim) = Self.methods[member], let call else { return 0 }
+        PolkitCheck.ask(about: call, on: bus) { [weak self] call, answer in
+            let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+            self?.authorized(call, kind: kind, claim: claim, sender: sender, answer)
+        }
+        return 1
+    }
+
+    /// Carries out a claim or a release that polkit answered, and replies: iio-sensor-proxy's error when it refused
+    /// or could not be asked (where polkit is not running, every claim is refused, as in iio-sensor-proxy).
+    private func authorized(_ call: OpaquePointer, kind: SensorKind, claim: Bool, sender: String, _ answer: PolkitCheck.Answer) {
+        switch answer {
+        case .allowed:
+            polkitProblem = nil
+            let result = claim ? addClaim(call, kind: kind, sender: sender) : dropClaim(call, kind: kind, sender: sender)
+            if result == 0 {
+                reply(to: call)
+            } else if result < 0 {
+                _ = sd_bus_reply_method_errno(call, -result, nil)
+            }
+        case .refused:
+            logger.info("polkit refused \(sender) the \(kind.displayName) (\(PolkitCheck.action))")
+            reply(to: call, error: "org.freedesktop.DBus.Error.AccessDenied", "Not Authorized: Sensor claim not allowed")
+        case .failed(let problem):
+            if problem != polkitProblem {
+                logger.warning("cannot ask polkit whether a client may use a sensor: \(problem); claims are refused meanwhile, as iio-sensor-proxy refuses them")
+                polkitProblem = problem
+            }
+            reply(to: call, error: "org.freedesktop.DBus.Error.AccessDenied", "Not Authorized: \(problem)")
+        }
+    }
+
+    /// Returns 0 to have the claim answered now, a negative errno to fail it, or 1 when it waits for a reading
+    /// (``ClaimAnswers``) and is answered later.
+    private func addClaim(_ call: OpaquePointer, kind: SensorKind, sender: String) -> Int32 {
         // Claiming an absent sensor succeeds, as in iio-sensor-proxy (its monitor-sensor claims the accelerometer,
         // light and proximity and quits on any error).
-        guard let (kind, claim) = Self.methods[member], let track = tracks[kind], let call else { return 0 }
+        guard let track = tracks[kind] else { return 0 }
         noteDepartures()
-        guard claim else {
-            let result = sd_bus_track_remove_sender(track, call)
-            logger.debug("\(sender) released the \(kind.displayName)")
-            noteDepartures()
-            return min(result, 0)
-        }
         // A client that claims already is answered at once, as in iio-sensor-proxy.
         if sd_bus_track_contains(track, sender) != nil { return 0 }
         let result = sd_bus_track_add_sender(track, call)
@@ -231,6 +261,28 @@ final class SensorProxyConnection {
         sd_bus_message_ref(call)
         waiting.append((call, answers.waiting(kind, in: snapshot, now: Self.monotonicSeconds())))
         return 1
+    }
+
+    private func dropClaim(_ call: OpaquePointer, kind: SensorKind, sender: String) -> Int32 {
+        guard let track = tracks[kind] else { return 0 }
+        noteDepartures()
+        let result = sd_bus_track_remove_sender(track, call)
+        logger.debug("\(sender) released the \(kind.displayName)")
+        noteDepartures()
+        return min(result, 0)
+    }
+
+    private func reply(to call: OpaquePointer) {
+        var reply: OpaquePointer?
+        if sd_bus_message_new_method_return(call, &reply) >= 0 { _ = sd_bus_send(bus, reply, nil) }
+        sd_bus_message_unref(reply)
+    }
+
+    private func reply(to call: OpaquePointer, error name: String, _ message: String) {
+        var error = sd_bus_error()
+        sd_bus_error_set(&error, name, message)
+        _ = sd_bus_reply_method_error(call, &error)
+        sd_bus_error_free(&error)
     }
 
     /// Tells ``ClaimAnswers`` of each kind whose last claimant left (released it, or left the bus).
@@ -255,14 +307,9 @@ final class SensorProxyConnection {
                     logger.warning(
                         "the \(entry.waiting.kind.displayName) gave no reading within \(Int(answers.bound)) s of a claim; answered without one, the reading will follow as PropertiesChanged")
                 }
-                var reply: OpaquePointer?
-                if sd_bus_message_new_method_return(entry.call, &reply) >= 0 { _ = sd_bus_send(bus, reply, nil) }
-                sd_bus_message_unref(reply)
+                reply(to: entry.call)
             case .sensorRemoved:
-                var error = sd_bus_error()
-                sd_bus_error_set(&error, "org.freedesktop.DBus.Error.Failed", "Sensor removed while waiting for it to start up")
-                _ = sd_bus_reply_method_error(entry.call, &error)
-                sd_bus_error_free(&error)
+                reply(to: entry.call, error: "org.freedesktop.DBus.Error.Failed", "Sensor removed while waiting for it to start up")
             }
             return true
         }

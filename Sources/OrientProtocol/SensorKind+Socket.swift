@@ -17,7 +17,7 @@ extension SensorKind {
         switch self {
         case .accelerometer: .orientation
         case .light, .proximity: .reading
-        case .compass: .refused(reason: "the compass is served on D-Bus only, to the geoclue user (a heading helps locate a person)")
+        case .compass: .refused(reason: "the compass is served on D-Bus only, where polkit decides each claim (a heading helps locate a person)")
         }
     }
 

@@ -77,16 +77,27 @@ struct FacadeOnPrivateBusTests {
         deinit { kill() }
     }
 
-    /// A dbus-daemon that lets anyone own and call anything.
+    /// A dbus-daemon that lets anyone own and call anything, with python-dbusmock's polkitd (allowing the sensor
+    /// claims) D-Bus activated at the first question.
     final class Bus {
         let folder = NSTemporaryDirectory() + "orientd-facade-\(UUID().uuidString.prefix(8))"
         var address: String { "unix:path=\(folder)/bus" }
         private var daemon: LineProcess?
 
-        init() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        /// - Parameter polkit: whether polkit can be activated; without it every claim is refused.
+        init(polkit: Bool = true) throws {
+            try FileManager.default.createDirectory(atPath: folder + "/services", withIntermediateDirectories: true)
+            let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../OrientdTests/Fixtures/polkitd_claims.py").standardized.path
+            try """
+                [D-BUS Service]
+                Name=org.freedesktop.PolicyKit1
+                Exec=/usr/bin/env DBUS_SYSTEM_BUS_ADDRESS=\(address) /usr/bin/python3 -m dbusmock --system --template \(template)
+
+                """.write(toFile: folder + "/services/org.freedesktop.PolicyKit1.service", atomically: true, encoding: .utf8)
             try """
                 <busconfig><type>system</type><listen>\(address)</listen><auth>EXTERNAL</auth>
+                \(polkit ? "<servicedir>\(folder)/services</servicedir>" : "")
                 <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/>
                 <allow send_type="method_call"/><allow receive_sender="*"/></policy></busconfig>
                 """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
@@ -94,6 +105,17 @@ struct FacadeOnPrivateBusTests {
             for _ in 0..<500 where !FileManager.default.fileExists(atPath: folder + "/bus") {
                 Thread.sleep(forTimeInterval: 0.01)
             }
+        }
+
+        /// Calls python-dbusmock's polkitd mock interface (`SetAllowed as 0`, `SimulateHang b true`), activating it.
+        func polkitMock(_ arguments: [String]) throws {
+            let busctl = Process()
+            busctl.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+            busctl.arguments = ["--address=\(address)", "call", "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                                "org.freedesktop.DBus.Mock"] + arguments
+            try busctl.run()
+            busctl.waitUntilExit()
+            guard busctl.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
         }
 
         /// A property of the main object as busctl prints it (`b true`, `d 40`), or nil.
@@ -235,5 +257,71 @@ struct FacadeOnPrivateBusTests {
         start = client.lines.count
         client.send("claim-proximity")
         #expect(client.line(after: start) { $0 == "ok" } != nil)
+    }
+
+    @Test("polkit refusing a claim: iio-sensor-proxy's error, and no sensor is wanted; allowed again, the claim succeeds")
+    func polkitRefuses() async throws {
+        let bus = try Bus()
+        let claims = Mutex<[String]>([])
+        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
+            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
+        }
+        let serving = Task { await facade.run() }
+        defer { serving.cancel() }
+        facade.update(Self.present)
+        #expect(await waitFor { bus.property("HasAccelerometer") != nil })
+        try bus.polkitMock(["SetAllowed", "as", "0"])
+        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        client.send("claim-light")
+        let refused = client.line { $0.hasPrefix("error") }
+        #expect(refused?.contains("org.freedesktop.DBus.Error.AccessDenied: Not Authorized: Sensor claim not allowed") == true, "\(client.lines)")
+        usleep(200_000)
+        #expect(claims.withLock { $0 }.isEmpty, "a refused claim starts no sensor")
+        try bus.polkitMock(["SetAllowed", "as", "1", "net.hadess.SensorProxy.claim-sensor"])
+        client.send("claim-light")
+        #expect(client.line { $0 == "ok" } != nil, "\(client.lines)")
+        #expect(claims.withLock { $0 } == ["light 1"])
+    }
+
+    @Test("No polkit on the bus: every claim is refused, as iio-sensor-proxy refuses it; properties are still read")
+    func noPolkit() async throws {
+        let bus = try Bus(polkit: false)
+        let claims = Mutex<[String]>([])
+        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
+            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
+        }
+        let serving = Task { await facade.run() }
+        defer { serving.cancel() }
+        facade.update(Self.present)
+        #expect(await waitFor { bus.property("HasAccelerometer") != nil })
+        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        client.send("claim")
+        let refused = client.line { $0.hasPrefix("error") }
+        #expect(refused?.contains("AccessDenied: Not Authorized: ") == true && refused?.contains("PolicyKit1") == true, "\(client.lines)")
+        #expect(bus.property("AccelerometerOrientation") == "s \"normal\"")
+        #expect(claims.withLock { $0 }.isEmpty)
+    }
+
+    @Test("polkit that does not answer: the claim is refused after 5 s, and meanwhile the facade answers everyone else")
+    func polkitHangs() async throws {
+        let bus = try Bus()
+        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { _, _ in }
+        let serving = Task { await facade.run() }
+        defer { serving.cancel() }
+        facade.update(Self.present)
+        #expect(await waitFor { bus.property("HasAccelerometer") != nil })
+        try bus.polkitMock(["SimulateHang", "b", "true"])
+        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let asked = Date()
+        client.send("claim-light")
+        usleep(500_000)
+        #expect(bus.property("LightLevel") == "d 40", "read while polkit thinks")
+        #expect(client.lines.count == 1, "\(client.lines)")
+        let refused = client.line { $0.hasPrefix("error") }
+        #expect(refused?.contains("AccessDenied: Not Authorized: ") == true, "\(client.lines)")
+        #expect(Date().timeIntervalSince(asked) >= 4.5)
     }
 }

@@ -59,7 +59,7 @@ struct RequestEncodingTests {
     }
 
     @Test("Bad readings are refused naming the field: the compass with its reason, an unknown kind, a wrong type", arguments: [
-        (#"{"op":"subscribe","id":4,"readings":["compass"]}"#, "\"readings\": the compass is served on D-Bus only, to the geoclue user"),
+        (#"{"op":"subscribe","id":4,"readings":["compass"]}"#, "\"readings\": the compass is served on D-Bus only, where polkit decides each claim"),
         (#"{"op":"get","id":4,"readings":["light","lux"]}"#, "\"readings\": unknown reading \"lux\"; expected light or proximity"),
         // The orientation is in every state already; it is no reading to ask for.
         (#"{"op":"get","id":4,"readings":["accelerometer"]}"#, "\"readings\": unknown reading \"accelerometer\""),

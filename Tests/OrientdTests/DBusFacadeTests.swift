@@ -187,6 +187,26 @@ struct DBusFacadeTests {
         #expect(monitor.waitForLine(after: start) { $0.hasSuffix("orientation changed: left-up") } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
     }
 
+    @Test("polkit refusing: a claim gets iio-sensor-proxy's error and opens no sensor; the log names the client and the sensor")
+    func polkitRefuses() throws {
+        let setup = try Setup()
+        #expect(setup.waitForName(), "\(setup.daemon.log)")
+        // python-dbusmock's polkitd, activated by this call, now refuses every action.
+        let mock = setup.bus.busctl([
+            "call", "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
+            "SetAllowed", "as", "0",
+        ])
+        #expect(mock.status == 0, "\(mock.stderr)")
+        let client = try setup.client()
+        let answer = client.ask("claim")
+        #expect(answer?.contains("org.freedesktop.DBus.Error.AccessDenied: Not Authorized: Sensor claim not allowed") == true, "\(answer ?? "none")")
+        #expect(waitFor { setup.daemon.log.contains("polkit refused") }, "\(setup.daemon.log)")
+        #expect(setup.daemon.log.contains("net.hadess.SensorProxy.claim-sensor"))
+        usleep(300_000)
+        #expect(!setup.daemon.log.contains("opening the sensor"), "a refused claim opens nothing:\n\(setup.daemon.log)")
+        #expect(setup.bus.property("AccelerometerOrientation") == "s \"undefined\"", "properties are still read")
+    }
+
     @Test("The name already taken (iio-sensor-proxy running): logged once, the socket serves, the name is taken over when freed")
     func nameTaken() throws {
         let setup = try Setup(startDaemon: false)

@@ -21,7 +21,24 @@ final class PrivateBus {
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
     private var process: Process?
 
-    init(folder: String, policyFile: String? = nil) throws {
+    /// python-dbusmock's polkitd allowing the sensor claims (`Fixtures/polkitd_claims.py`), as a `.service` file that
+    /// makes it D-Bus activated at the first question, as polkitd is on a real system.
+    static func polkitService(folder: String, address: String) throws -> String {
+        let services = folder + "/services"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        let template = String(#filePath).replacingOccurrences(of: "PrivateBus.swift", with: "Fixtures/polkitd_claims.py")
+        try """
+            [D-BUS Service]
+            Name=org.freedesktop.PolicyKit1
+            Exec=/usr/bin/env DBUS_SYSTEM_BUS_ADDRESS=\(address) /usr/bin/python3 -m dbusmock --system --template \(template)
+
+            """.write(toFile: services + "/org.freedesktop.PolicyKit1.service", atomically: true, encoding: .utf8)
+        return services
+    }
+
+    /// - Parameter polkit: whether polkit can be activated (allowing the sensor claims); without it, orientd refuses
+    ///   every claim, as iio-sensor-proxy does.
+    init(folder: String, policyFile: String? = nil, polkit: Bool = true) throws {
         self.folder = folder
         let openPolicy = """
                 <allow own="*"/>
@@ -29,7 +46,7 @@ final class PrivateBus {
                 <allow send_destination="*"/>
                 <allow receive_sender="*"/>
             """
-        // As Debian's /usr/share/dbus-1/system.conf: holes are punched by the included files.
+        // As Debian's /usr/share/dbus-1/system.conf: holes are punched by the included files (polkit's own among them).
         let systemPolicy = """
                 <deny own="*"/>
                 <deny send_type="method_call"/>
@@ -42,6 +59,8 @@ final class PrivateBus {
                 <allow receive_type="signal"/>
                 <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
                 <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+                <allow own="org.freedesktop.PolicyKit1"/>
+                <allow send_destination="org.freedesktop.PolicyKit1"/>
             """
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -50,6 +69,7 @@ final class PrivateBus {
               <type>system</type>
               <listen>\(address)</listen>
               <auth>EXTERNAL</auth>
+            \(polkit ? "<servicedir>\(try Self.polkitService(folder: folder, address: address))</servicedir>" : "")
               <policy context="default">
                 <allow user="*"/>
             \(policyFile == nil ? openPolicy : systemPolicy)

@@ -32,12 +32,15 @@ import time
 PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "OrientdTests", "Fixtures")
+POLKIT_TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "OrientdTests", "Fixtures",
+                               "polkitd_claims.py")
 POLICY = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>system</type>
   <listen>unix:path={folder}/system_bus_socket</listen>
   <auth>EXTERNAL</auth>
+  <servicedir>{folder}/services</servicedir>
   <policy context="default">
     <allow user="*"/>
     <allow own="*"/>
@@ -159,6 +162,12 @@ def main():
     folder = tempfile.mkdtemp(prefix="orientd-stress-")
     with open(os.path.join(folder, "bus.conf"), "w") as file:
         file.write(POLICY.format(folder=folder))
+    # polkit, which orientd asks at every claim: python-dbusmock's, allowing the claims, activated when first asked.
+    os.mkdir(os.path.join(folder, "services"))
+    with open(os.path.join(folder, "services", "org.freedesktop.PolicyKit1.service"), "w") as file:
+        file.write(f"[D-BUS Service]\nName=org.freedesktop.PolicyKit1\nExec=/usr/bin/env "
+                   f"DBUS_SYSTEM_BUS_ADDRESS=unix:path={folder}/system_bus_socket /usr/bin/python3 -m dbusmock "
+                   f"--system --template {POLKIT_TEMPLATE}\n")
     bus = subprocess.Popen(["dbus-daemon", "--nofork", "--config-file", os.path.join(folder, "bus.conf")])
     bus_address = f"unix:path={folder}/system_bus_socket"
     wait_for(lambda: os.path.exists(f"{folder}/system_bus_socket"), 5)

@@ -19,7 +19,7 @@ struct BusBinding: Sendable {
 enum BusObject: Sendable, Hashable, CaseIterable {
     /// The accelerometer, the light and the proximity sensor.
     case sensorProxy
-    /// The compass, on an object of its own (its D-Bus policy is stricter: geoclue's).
+    /// The compass, on an object of its own, as iio-sensor-proxy serves it.
     case compass
 
     var path: String {
