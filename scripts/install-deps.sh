@@ -13,8 +13,10 @@ set -euo pipefail
 # groff-base: scripts/check-docs.sh renders the generated manual pages.
 # sway: orientctl follow's tests run it headless (swaymsg checks its outputs).
 # libglib2.0-bin: gdbus, whose monitor the D-Bus tests read signals with.
+# python3-dbusmock: its polkitd answers orientd's polkit checks on the tests' buses.
 packages=(ca-certificates dpkg-dev systemd util-linux pkg-config libiio-dev libudev-dev libsystemd-dev umockdev
-    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway libglib2.0-bin)
+    gir1.2-umockdev-1.0 python3-gi dbus-daemon iio-sensor-proxy locales strace groff-base sway libglib2.0-bin
+    python3-dbusmock)
 # Named on the command line: what one target needs besides (make deb: debhelper; make check-deb: lintian).
 packages+=("$@")
 

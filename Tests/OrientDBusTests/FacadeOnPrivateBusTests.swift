@@ -11,12 +11,13 @@ import Testing
 enum BusTools {
     static let present = ["/usr/bin/dbus-daemon", "/usr/bin/busctl", "/usr/bin/gdbus", "/usr/bin/python3"]
         .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/polkitd.py")
 }
 
 /// The facade in this process, on a dbus-daemon of the test's own: what a real client reads, claims and is told.
 @Suite(
     "The D-Bus facade in-process, on a private bus", .serialized,
-    .enabled(if: BusTools.present, "needs dbus-daemon, busctl, gdbus and python3-gi"))
+    .enabled(if: BusTools.present, "needs dbus-daemon, busctl, gdbus, python3-gi and python3-dbusmock"))
 struct FacadeOnPrivateBusTests {
     /// A GIO client that claims and releases on command (the daemon's tests use it too).
     static let busClient = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -12,9 +12,14 @@ final class PrivateBus {
     static let busctl = "/usr/bin/busctl"
     static let monitorSensor = "/usr/bin/monitor-sensor"
 
-    /// dbus-daemon, busctl, and iio-sensor-proxy's client monitor-sensor.
+    /// python-dbusmock's polkitd template, which answers orientd's polkit checks on the tests' buses.
+    static let polkitTemplate = "/usr/lib/python3/dist-packages/dbusmock/templates/polkitd.py"
+
+    /// dbus-daemon, busctl, iio-sensor-proxy's client monitor-sensor, and python-dbusmock.
     static let isAvailable = [daemon, busctl, monitorSensor].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-    static let skipReason = "needs dbus-daemon, busctl and monitor-sensor (Debian's iio-sensor-proxy): `make test` installs them"
+        && FileManager.default.fileExists(atPath: polkitTemplate)
+    static let skipReason =
+        "needs dbus-daemon, busctl, monitor-sensor (Debian's iio-sensor-proxy) and python3-dbusmock: `make test` installs them"
 
     let folder: String
     var address: String { "unix:path=\(folder)/system_bus_socket" }

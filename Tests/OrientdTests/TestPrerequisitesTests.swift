@@ -13,7 +13,7 @@ struct TestPrerequisitesTests {
         #expect(UmockdevTestbed.isAvailable, "\(UmockdevTestbed.skipReason)")
     }
 
-    @Test("dbus-daemon, busctl and monitor-sensor are installed")
+    @Test("dbus-daemon, busctl, monitor-sensor and python3-dbusmock are installed")
     func privateBus() {
         #expect(PrivateBus.isAvailable, "\(PrivateBus.skipReason)")
     }
