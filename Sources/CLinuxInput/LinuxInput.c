@@ -11,6 +11,14 @@ int orientd_evdev_switch_state(int fd, void *bits, unsigned int length) {
     return ioctl(fd, EVIOCGSW(length), bits);
 }
 
+int orientd_evdev_absolute_value(int fd, unsigned int axis, int *value) {
+    struct input_absinfo info;
+    int result = ioctl(fd, EVIOCGABS(axis), &info);
+    if (result >= 0)
+        *value = info.value;
+    return result;
+}
+
 int orientd_uinput_enable_event_type(int fd, int type) {
     return ioctl(fd, UI_SET_EVBIT, type);
 }

@@ -138,6 +138,18 @@ final class UmockdevTestbed {
         _ = try send(["proximity-switch": near])
     }
 
+    /// An emulated evdev accelerometer, /dev/input/event9 (ID_INPUT_ACCELEROMETER), whose EVIOCGABS reads `axes`
+    /// (256 is 1 g); with `axes` nil it answers no EVIOCGABS.
+    @discardableResult
+    func addInputAccelerometer(axes: (x: Int32, y: Int32, z: Int32)?, properties: [String: String] = [:]) throws -> String {
+        let values: Any = axes.map { [$0.x, $0.y, $0.z] } ?? NSNull()
+        return try Self.field("path", of: send(["input-accel": values, "properties": properties]))
+    }
+
+    func setInputAccelerometer(_ axes: (x: Int32, y: Int32, z: Int32)) throws {
+        _ = try send(["input-accel-set": [axes.x, axes.y, axes.z]])
+    }
+
     func setProximitySwitch(near: Bool) throws {
         _ = try send(["proximity-switch-set": near])
     }

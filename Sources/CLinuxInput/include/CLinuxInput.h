@@ -13,6 +13,9 @@ int orientd_evdev_event_bits(int fd, unsigned int type, void *bits, unsigned int
 /// EVIOCGSW(length): the current state of every switch, as a bitmask in `bits`.
 int orientd_evdev_switch_state(int fd, void *bits, unsigned int length);
 
+/// EVIOCGABS(axis): the current value of absolute axis `axis` (ABS_X ...), in `value`.
+int orientd_evdev_absolute_value(int fd, unsigned int axis, int *value);
+
 /// UI_SET_EVBIT / UI_SET_SWBIT: declares an event type, or a switch, the uinput device will report.
 int orientd_uinput_enable_event_type(int fd, int type);
 int orientd_uinput_enable_switch(int fd, int code);

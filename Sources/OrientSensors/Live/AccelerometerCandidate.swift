@@ -20,10 +20,13 @@ public struct AccelerometerCandidate: Sendable, Equatable {
     public var mountMatrixProperty: String?
     /// sysfs mount matrix attributes that exist, by name.
     public var mountMatrixAttributes: [String: String]
+    /// The event node (`/dev/input/event4`) of an accelerometer that is an input device; nil for an IIO one.
+    public var inputNode: String?
 
     public init(
         id: String, path: String, name: String? = nil, locationProperty: String? = nil, label: String? = nil,
-        locationAttribute: String? = nil, mountMatrixProperty: String? = nil, mountMatrixAttributes: [String: String] = [:]
+        locationAttribute: String? = nil, mountMatrixProperty: String? = nil, mountMatrixAttributes: [String: String] = [:],
+        inputNode: String? = nil
     ) {
         self.id = id
         self.path = path
@@ -33,6 +36,7 @@ public struct AccelerometerCandidate: Sendable, Equatable {
         self.locationAttribute = locationAttribute
         self.mountMatrixProperty = mountMatrixProperty
         self.mountMatrixAttributes = mountMatrixAttributes
+        self.inputNode = inputNode
     }
 
     /// The sysfs attributes that may hold a mount matrix, in the order they are tried.

@@ -18,15 +18,8 @@ final class LiveCapture {
 
     /// How the open sensor is read.
     private enum Reader {
-        case polled(IIOPolledAccelerometer)
+        case polled(any PolledAccelerometer)
         case buffered(IIOBufferedAccelerometer, openedAt: Double)
-
-        var device: IIODevice {
-            switch self {
-            case .polled(let reader): reader.device
-            case .buffered(let reader, _): reader.device
-            }
-        }
     }
 
     /// A buffered device that delivers nothing for this long is read by polling instead (HID sensor hubs are
@@ -77,7 +70,7 @@ final class LiveCapture {
     }
 
     func run() {
-        let watched = UdevSession.watching(["iio"]) { error, failures in
+        let watched = UdevSession.watching(UdevSession.accelerometerSubsystems) { error, failures in
             guard failures == 1 else { return }
             logger.warning("cannot watch for sensors: \(error); trying again")
             deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
@@ -109,7 +102,7 @@ final class LiveCapture {
 
     /// Reads a polled sensor once, as scheduled for `scheduled`; returns when to read next: at the pace's period, or
     /// after a backoff when the read failed.
-    private func readPolled(_ polled: IIOPolledAccelerometer, pace: inout SamplingPace, scheduled: Double) -> Double {
+    private func readPolled(_ polled: any PolledAccelerometer, pace: inout SamplingPace, scheduled: Double) -> Double {
         let period = 1 / capture.rate
         guard let reading = attempt({ () throws(SensorError) in try polled.read() }) else {
             return monotonicSeconds() + backoff
@@ -196,6 +189,8 @@ final class LiveCapture {
         switch SensorSelection.choose(from: candidates, configured: configuration.device) {
         case .none(let reason):
             announceNoSensor(reason)
+        case .chosen(let chosen, let reason) where chosen.inputNode != nil:
+            openInput(chosen, node: chosen.inputNode!, reason: reason)
         case .chosen(let chosen, let reason):
             do {
                 let device = try IIODevice(id: chosen.id, requestedRate: capture.rate)
@@ -216,7 +211,7 @@ final class LiveCapture {
                 }
                 let (matrix, source, problems) = chosen.mountMatrix()
                 for problem in problems { logger.warning("\(problem)") }
-                base.open(beside: chosen, candidates: candidates)
+                base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil })
                 reader = opened
                 candidate = chosen
                 let learnedBefore = learned.correction(id: chosen.id, publishedScale: device.scale)
@@ -240,6 +235,34 @@ final class LiveCapture {
                 announceNoSensor("cannot open \(chosen.id): \(error)")
             }
         }
+    }
+
+    /// Opens an accelerometer that is an input device: read by polling, at iio-sensor-proxy's scale for them, with no
+    /// base sensor beside it. Opening one asks nothing of it, so it is read once first: one that cannot be read (no
+    /// absolute axes) is no sensor, tried again as an IIO device that fails to open is.
+    private func openInput(_ chosen: AccelerometerCandidate, node: String, reason: String) {
+        let input = InputAccelerometer(id: chosen.id, node: node)
+        do {
+            _ = try input.read()
+        } catch {
+            announceNoSensor("cannot read \(chosen.id): \(error)")
+            return
+        }
+        let (matrix, source, problems) = chosen.mountMatrix()
+        for problem in problems { logger.warning("\(problem)") }
+        reader = .polled(input)
+        candidate = chosen
+        let learnedBefore = learned.correction(id: chosen.id, publishedScale: InputAccelerometer.scale)
+        readings = ScaledReadings(scale: InputAccelerometer.scale, learnedBefore: learnedBefore)
+        timeBase = SampleTimeBase(clock: nil)
+        lastReason = nil
+        failures = 0
+        logger.info("using \(chosen.id) (\(node), an input device): \(reason)")
+        displayDescription = SensorDescription(
+            id: chosen.id, name: chosen.name ?? chosen.id, location: chosen.location, mode: .polled, rate: capture.rate,
+            mountMatrix: matrix, mountMatrixSource: source, scaleSource: .device,
+            pollingReason: "an input device, read through EVIOCGABS")
+        if let described { deliver(.opened(described)) }
     }
 
     /// Scales a reading, corrects it by what was learned of the scale, pairs it with the base's, and delivers it;
@@ -274,7 +297,8 @@ final class LiveCapture {
             // An added device is picked up by the next scan, made at once while no sensor is open; a base sensor
             // added beside an open display sensor is opened now.
             if event.action == "add", !base.isOpen, let chosen = candidate, displayDescription != nil,
-                base.open(beside: chosen, candidates: udev.accelerometers()), let described
+                chosen.inputNode == nil, base.open(beside: chosen, candidates: udev.accelerometers().filter { $0.inputNode == nil }),
+                let described
             {
                 deliver(.opened(described))
             }

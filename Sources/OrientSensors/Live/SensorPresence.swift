@@ -7,7 +7,7 @@ extension IIOSampleSource {
         let configured = configuration.device
         let logger = self.logger
         let frequencies = SamplingFrequencyFix(logger: logger)
-        return UdevSession.changes(of: ["iio"], thread: "orientd-udev") { error in
+        return UdevSession.changes(of: UdevSession.accelerometerSubsystems, thread: "orientd-udev") { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
         } observe: { session, events in

@@ -39,9 +39,33 @@ final class UdevSession {
         udev_unref(udev)
     }
 
-    /// Every IIO device with x, y and z acceleration channels, with what udev and sysfs say about it.
+    /// Every IIO device with x, y and z acceleration channels, then every input device udev calls an accelerometer,
+    /// with what udev and sysfs say about each: iio-sensor-proxy looks at IIO devices before input ones.
     func accelerometers() -> [AccelerometerCandidate] {
-        devices().compactMap(\.accelerometer)
+        devices().compactMap(\.accelerometer) + inputAccelerometers()
+    }
+
+    /// The subsystems whose devices may be accelerometers, for a monitor that follows them.
+    static let accelerometerSubsystems = ["iio", "input"]
+
+    /// Every input event device that udev's rules call an accelerometer (`ID_INPUT_ACCELEROMETER`, or
+    /// iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE` `input-accel`) and that has a node, sorted by name.
+    func inputAccelerometers() -> [AccelerometerCandidate] {
+        var result: [AccelerometerCandidate] = []
+        forEachDevice(subsystem: "input", sysname: "event*") { device, path in
+            func property(_ name: String) -> String? { optionalString(udev_device_get_property_value(device, name)) }
+            let types = property("IIO_SENSOR_PROXY_TYPE")?.split(separator: " ") ?? []
+            guard property("ID_INPUT_ACCELEROMETER") == "1" || types.contains("input-accel"),
+                let id = optionalString(udev_device_get_sysname(device)),
+                let node = optionalString(udev_device_get_devnode(device))
+            else { return }
+            let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil)
+            let name = parent.flatMap { optionalString(udev_device_get_sysattr_value($0, "name"))?.trimmingSpaces }
+            result.append(AccelerometerCandidate(
+                id: id, path: path, name: name, locationProperty: property("ACCEL_LOCATION"),
+                mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), inputNode: node))
+        }
+        return result.sorted { $0.id.localizedStandardLess($1.id) }
     }
 
     /// Every IIO device (triggers included), each with its accelerometer description when it is one.

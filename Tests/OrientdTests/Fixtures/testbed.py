@@ -35,6 +35,10 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
   {"proximity-switch": NEAR}  an emulated gpio-keys proximity switch, /dev/input/event4 (SW_FRONT_PROXIMITY in
                        its parent's capabilities/sw), reading near (true) or not; EVIOCGSW answers it -> {"ok": true}
   {"proximity-switch-set": NEAR}  the switch set or cleared                   -> {"ok": true}
+  {"input-accel": [X, Y, Z], "properties": {...}}  an emulated evdev accelerometer, /dev/input/event9
+                       (ID_INPUT_ACCELEROMETER), whose EVIOCGABS answers ABS_X, ABS_Y and ABS_Z with these values;
+                       with null instead of the values, it answers no EVIOCGABS at all       -> {"path": SYSFS_PATH}
+  {"input-accel-set": [X, Y, Z]}  the axes' new values                       -> {"ok": true}
 Attribute values are written as given: libiio expects sysfs values to end in a newline.
 """
 import json
@@ -117,6 +121,28 @@ def switch_handler(bit, is_set):
     return handler
 
 
+def absolute_handler(values):
+    """An ioctl handler answering EVIOCGABS(axis), _IOR('E', 0x40 + axis, struct input_absinfo), for ABS_X, ABS_Y
+    and ABS_Z: the axis's value from values(), in -512..512 (six ints: value, minimum, maximum, fuzz, flat,
+    resolution). Anything else falls through to the node."""
+    def answer(handler, client):
+        request = client.get_request()
+        axis = (request & 0xFF) - 0x40
+        if request & 0xFF00 != 0x4500 or request >> 30 != 2 or (request >> 16) & 0x3FFF != 24 or not 0 <= axis <= 2:
+            return False
+        info = struct.pack("6i", values()[axis], -512, 512, 0, 0, 0)
+        client.get_arg().resolve(0, len(info)).update(0, info)
+        client.complete(0, 0)
+        return True
+
+    handler = UMockdev.IoctlBase()
+    handler.connect("handle-ioctl", answer)
+    return handler
+
+
+ACCEL_NODE = "/dev/input/event9"
+accel_axes = {"values": [0, -256, 0]}
+accel_handler = absolute_handler(lambda: accel_axes["values"])
 lid_handler = switch_handler(0, lambda: lid_state["closed"])  # SW_LID
 proximity_handler = switch_handler(11, lambda: proximity_state["near"])  # SW_FRONT_PROXIMITY
 
@@ -214,6 +240,20 @@ for line in sys.stdin:
             "E: DEVNAME=/dev/input/event4\n\n"
             "P: /devices/platform/gpio_keys/input/input4\nE: SUBSYSTEM=input\nA: name=gpio-keys\nA: capabilities/sw=800\n")
         testbed.attach_ioctl(PROXIMITY_NODE, proximity_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "input-accel" in command:
+        path = "/devices/platform/lis3lv02d/input/input9/event9"
+        properties = "".join(f"E: {name}={value}\n" for name, value in command.get("properties", {}).items())
+        testbed.add_from_string(
+            f"P: {path}\nN: input/event9\nE: SUBSYSTEM=input\nE: DEVNAME={ACCEL_NODE}\nE: ID_INPUT=1\n"
+            f"E: ID_INPUT_ACCELEROMETER=1\n{properties}\n"
+            "P: /devices/platform/lis3lv02d/input/input9\nE: SUBSYSTEM=input\nA: name=ST LIS3LV02DL Accelerometer\n")
+        if command["input-accel"] is not None:
+            accel_axes["values"] = command["input-accel"]
+            testbed.attach_ioctl(ACCEL_NODE, accel_handler)
+        print(json.dumps({"path": "/sys" + path}), flush=True)
+    elif "input-accel-set" in command:
+        accel_axes["values"] = command["input-accel-set"]
         print(json.dumps({"ok": True}), flush=True)
     elif "proximity-switch-set" in command:
         proximity_state["near"] = command["proximity-switch-set"]
