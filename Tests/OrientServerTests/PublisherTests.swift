@@ -235,8 +235,18 @@ struct PublisherTests {
         let sink = RecordingSink()
         _ = p.get(nil, readings: [.light], from: sink, id: nil)
         #expect(p.sensors.sensors.keys.sorted() == [.accelerometer, .light, .compass])
+        p.accelerometerPresent(false)
+        #expect(snapshots.last?.sensors[.accelerometer]?.present == false)
         p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        #expect(snapshots.last?.sensors[.accelerometer]?.present == true, "one that opens is plugged in, whatever udev said last")
+        #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false)
+        p.sensorRead(first: .portrait)
+        #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == true)
+        #expect(snapshots.last?.sensors[.accelerometer]?.firstReadings == 1)
+        #expect(snapshots.last?.device == .portrait, "the first reading shows until the classifier commits")
         p.deviceChanged(.landscapeLeft, time: 1)
         #expect(snapshots.last?.device == .landscapeLeft && snapshots.last?.accelerometerReadable == true)
+        p.sensorReleased()
+        #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false, "released: no reading since a start")
     }
 }

@@ -84,7 +84,8 @@ public final class Publisher {
     private var subscribers = SubscriberRegistry()
     /// The readers last told to `readersChanged`.
     private var readersTold: [SensorKind: Int] = [:]
-    /// Whether an accelerometer is plugged in, as udev says; `nil` until it has said (or where nobody follows it).
+    /// Whether an accelerometer is plugged in, as udev says, and true once one opens; `nil` until udev has said (or
+    /// where nobody follows it).
     private var accelerometerPresent: Bool?
     /// The snapshot last told to `sensorsChanged`.
     private var snapshotTold: SensorSnapshot?
@@ -280,12 +281,17 @@ public final class Publisher {
 
     public func sensorOpened(_ description: SensorDescription) {
         subscribers.apply(state.sensorOpened(description))
+        // An accelerometer that opens is plugged in, whatever udev's word was last (as a one-value sensor's is): the
+        // facade's HasAccelerometer must not stay false because the presence stream missed an add event.
+        if accelerometerPresent == false { accelerometerPresent = true }
         broadcast()
     }
 
     /// The sensor service closed the sensor (no clients left): the state is kept, but is no longer fresh.
     public func sensorReleased() {
         state.sensorReleased()
+        // The facade learns that nothing has been read since a start: a claim now waits for the next first reading.
+        tellSensors()
     }
 
     /// A replayed trace ran out: `get` answers at once from now on.
