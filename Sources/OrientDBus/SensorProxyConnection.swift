@@ -32,6 +32,9 @@ final class SensorProxyConnection {
     private let tables = BusObject.allCases.map(BusObjectTable.init)
     private var objectSlots: [OpaquePointer?] = []
     private var matchSlot: OpaquePointer?
+    private var sleepSlot: OpaquePointer?
+    /// logind's PrepareForSleep: true as the machine goes to sleep, false as it resumes.
+    fileprivate let sleepChanged: (Bool) -> Void
     private let handlers: UnsafeMutablePointer<csp_handlers>
     /// The values clients read: those last announced, so a read never runs ahead of PropertiesChanged.
     private var published = SensorProxyProperties()
@@ -48,8 +51,12 @@ final class SensorProxyConnection {
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), or to the bus at `address`, and registers
     /// the objects. A claim waits at most `claimBound` seconds for a reading.
-    init(address: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger) throws(BusError) {
+    init(
+        address: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger,
+        sleepChanged: @escaping (Bool) -> Void = { _ in }
+    ) throws(BusError) {
         self.logger = logger
+        self.sleepChanged = sleepChanged
         answers = ClaimAnswers(bound: claimBound)
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: csp_handlers(context: nil, method: handleMethod, property: readProperty))
@@ -80,6 +87,12 @@ final class SensorProxyConnection {
                 sd_bus_match_signal(
                     bus, &matchSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                     "NameAcquired", nameAcquired, handlers.pointee.context))
+            // Only a signal when the machine sleeps or wakes: following it costs no wakeup.
+            try check(
+                "sd_bus_match_signal",
+                sd_bus_match_signal(
+                    bus, &sleepSlot, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+                    "PrepareForSleep", prepareForSleep, handlers.pointee.context))
         } catch {
             release()
             throw error
@@ -157,6 +170,7 @@ final class SensorProxyConnection {
         for entry in waiting { sd_bus_message_unref(entry.call) }
         waiting = []
         matchSlot = sd_bus_slot_unref(matchSlot)
+        sleepSlot = sd_bus_slot_unref(sleepSlot)
         for slot in objectSlots { sd_bus_slot_unref(slot) }
         objectSlots = []
         for track in tracks.values { sd_bus_track_unref(track) }
@@ -353,6 +367,15 @@ private let handleMethod: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
 private let readProperty: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
     context, reply, name, _ in
     connection(context).property(reply, name: name.map { String(cString: $0) } ?? "")
+}
+
+private let prepareForSleep: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
+    message, context, _ in
+    var sleeping: Int32 = 0
+    if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &sleeping) > 0 {
+        connection(context).sleepChanged(sleeping != 0)
+    }
+    return 0
 }
 
 private let nameAcquired: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {

@@ -30,6 +30,7 @@ public final class SensorProxyService: Service {
     private let shared = Mutex(Shared())
     private let wakeup: WakeupPipe
     private let claimsChanged: @Sendable (SensorKind, Int) -> Void
+    private let sleepChanged: @Sendable (Bool) -> Void
     private let busAddress: String?
     private let claimBound: Double
     private let logger: Logger
@@ -37,15 +38,19 @@ public final class SensorProxyService: Service {
     /// - Parameters:
     ///   - busAddress: the bus to serve on; `nil` (the daemon's): the system bus, or `DBUS_SYSTEM_BUS_ADDRESS`.
     ///   - claimBound: how long a claim waits for the sensor's first reading, in seconds (``ClaimAnswers``).
+    ///   - sleepChanged: logind's PrepareForSleep, followed on the same connection: true as the machine goes to
+    ///     sleep, false as it resumes.
     ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
     ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
     public init(
-        busAddress: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+        busAddress: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger,
+        sleepChanged: @escaping @Sendable (Bool) -> Void = { _ in }, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
     ) throws {
         self.wakeup = try WakeupPipe()
         self.claimsChanged = claimsChanged
         self.busAddress = busAddress
         self.claimBound = claimBound
+        self.sleepChanged = sleepChanged
         self.logger = logger
     }
 
@@ -97,7 +102,8 @@ public final class SensorProxyService: Service {
         while !stopping {
             var connection: SensorProxyConnection?
             do {
-                let current = try SensorProxyConnection(address: busAddress, claimBound: claimBound, logger: logger)
+                let current = try SensorProxyConnection(
+                    address: busAddress, claimBound: claimBound, logger: logger, sleepChanged: sleepChanged)
                 connection = current
                 if try !current.requestName() {
                     logger.warning(

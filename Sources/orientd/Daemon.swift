@@ -64,7 +64,12 @@ enum Daemon {
         // the socket and on D-Bus.
         let allReadings = ReadingSources.all(logger: logger)
         let readingSources = source is ReplaySource ? [] : allReadings
-        let facade = start.dbus ? try SensorProxyService(logger: logger) { demand.setClaims($1, of: $0) } : nil
+        // The facade's connection follows logind too: at a resume every open sensor is opened again.
+        let facade = start.dbus
+            ? try SensorProxyService(logger: logger, sleepChanged: { sleeping in
+                if sleeping { logger.info("the machine goes to sleep") } else { demand.resumed() }
+            }) { demand.setClaims($1, of: $0) }
+            : nil
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, readingKinds: readingSources.map(\.kind), logger: logger,
             becameFresh: { startupPages.release("the sensor is read") }, sensorsChanged: { facade?.update($0) }

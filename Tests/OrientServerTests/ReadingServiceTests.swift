@@ -76,7 +76,7 @@ struct ReadingServiceTests {
         #expect(await first.next() == SensorDemand.Level(claims: [.accelerometer: 1]), "an unclaimed kind is absent")
     }
 
-    @Test("Opens its source only while its kind is claimed, hands events to its sink, and stops at graceful shutdown")
+    @Test("Opens its source only while its kind is claimed, hands events to its sink, opens it again at a resume, and stops at graceful shutdown")
     func claimedOnly() async throws {
         let source = RecordingLight()
         let demand = SensorDemand()
@@ -99,6 +99,10 @@ struct ReadingServiceTests {
                     "closed when nobody claims it: the accelerometer's demand does not keep it open")
                 demand.setClaims(1, of: .light)
                 #expect(await waitFor { source.starts.withLock { $0 } == 2 })
+                // Back from sleep: the open source is stopped and started again.
+                demand.resumed()
+                #expect(await waitFor { source.starts.withLock { $0 } == 3 }, "opened again at a resume")
+                #expect(await waitFor { source.open.withLock { $0 } == 1 })
                 trigger.triggerGracefulShutdown()
                 try await tasks.next()
                 #expect(source.open.withLock { $0 } == 0, "stopped when the service returns")

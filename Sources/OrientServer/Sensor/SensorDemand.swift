@@ -17,6 +17,9 @@ public final class SensorDemand: Sendable {
         public var readers: [SensorKind: Int] = [:]
         /// A `get` waits for a fresh orientation (see ``Publisher/get(_:from:id:)``).
         public var freshStateWanted = false
+        /// How many times the machine has resumed from sleep: a service whose sensor is open re-opens it when this
+        /// grows (a sensor may come back from a suspend silent, or reading a phantom 0, until it is set up again).
+        public var resumes = 0
 
         public init(
             subscribers: Int = 0, claims: [SensorKind: Int] = [:], readers: [SensorKind: Int] = [:],
@@ -68,6 +71,8 @@ public final class SensorDemand: Sendable {
         change { $0.claims[kind] = count > 0 ? count : nil }
     }
     public func setFreshStateWanted(_ wanted: Bool) { change { $0.freshStateWanted = wanted } }
+    /// The machine resumed from sleep (logind's PrepareForSleep(false)).
+    public func resumed() { change { $0.resumes += 1 } }
     /// Every kind's socket readers at once, as the publisher counts them; a kind left out has none.
     public func setReaders(_ readers: [SensorKind: Int]) { change { $0.readers = readers.filter { $0.value > 0 } } }
 

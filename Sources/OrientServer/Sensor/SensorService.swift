@@ -92,6 +92,13 @@ public final class SensorService<Served: ServedSensor>: Service, ConfiguredPart 
         for await wake in wakes {
             switch wake {
             case .demand(let next):
+                // Back from sleep: an open sensor is set up again (buffer, trigger, sampling frequency) and read at
+                // once, as its start does; its readings from before the sleep are not current any more.
+                if next.resumes != level.resumes, let open = capture {
+                    logger.notice("resumed from sleep: opening \(served.logName) again")
+                    await release(open)
+                    capture = nil
+                }
                 level = next
             case .reconfigured:
                 guard let next = settings.withLock({ $0 }), next != running else { continue }
