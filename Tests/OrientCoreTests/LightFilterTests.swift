@@ -22,6 +22,24 @@ struct LightFilterTests {
         #expect(filter.published == 300)
     }
 
+    @Test("Opened again, a first 0 where it read light before is read again before it is published; a second 0 is")
+    func phantomZero() {
+        for threshold in [0.2, 0] {
+            var filter = LightFilter(threshold: threshold)
+            #expect(filter.take(300, at: 0) == LightDecision(publish: 300))
+            filter.reset()
+            #expect(filter.take(0, at: 10) == LightDecision(readAgainAt: 10 + LightFilter.zeroRecheck), "a phantom 0 as it wakes")
+            #expect(filter.take(280, at: 10.2) == LightDecision(publish: 280), "the light read again")
+            filter.reset()
+            #expect(filter.take(0, at: 20) == LightDecision(readAgainAt: 20 + LightFilter.zeroRecheck))
+            #expect(filter.take(0, at: 20.2) == LightDecision(publish: 0), "dark after all: 0, read twice")
+            filter.reset()
+            #expect(filter.take(0, at: 30) == LightDecision(publish: 0), "it read 0 before: nothing to doubt")
+        }
+        var fresh = LightFilter(threshold: 0.2)
+        #expect(fresh.take(0, at: 0) == LightDecision(publish: 0), "the first reading ever is published as read")
+    }
+
     @Test("Noise within the threshold publishes nothing")
     func noise() {
         let levels: [Double] = [300, 310, 295, 305, 290, 312, 299, 301, 308, 293]

@@ -6,6 +6,9 @@
 /// shorter for a larger change), or when the sensor has read the same value ``restReadings`` times in a row (at rest, the published level is the sensor's). What it
 /// publishes is always a value the sensor read, never an average or an extrapolation. Pure: the caller gives
 /// each reading's time, in seconds on any monotonic clock.
+///
+/// A sensor opened again (after a resume, a stall, a release) that first reads exactly 0, where it read light before,
+/// is read again ``zeroRecheck`` later before 0 is published: sensors are known to give one phantom 0 as they wake.
 public struct LightFilter: Sendable, Equatable {
     /// How long a new level must last to be published, for changes up to ``shadowRatio``: shadows of a typing
     /// hand are shorter.
@@ -22,6 +25,8 @@ public struct LightFilter: Sendable, Equatable {
     static let holdTolerance = 0.05
     /// Levels below this count as this: in the dark, 0.2 and 0.6 lux are the same darkness.
     static let floor = 1.0
+    /// How soon a first 0 after an open is read again.
+    public static let zeroRecheck = 0.2
 
     /// The relative change that counts, as a fraction (0.2: 20 % brighter or 1.2 times dimmer). 0 publishes every
     /// change at once, as iio-sensor-proxy does.
@@ -31,6 +36,10 @@ public struct LightFilter: Sendable, Equatable {
     private var departure: Sample?
     /// The latest readings, newest last, at most ``restReadings``.
     private var recent: [Double] = []
+    /// The level published before the last ``reset()``, while nothing has been published since.
+    private var publishedBeforeReset: Double?
+    /// A first 0 after a reset has been read again once already.
+    private var zeroRechecked = false
 
     private struct Sample: Sendable, Equatable {
         var level: Double
@@ -43,6 +52,8 @@ public struct LightFilter: Sendable, Equatable {
 
     /// Forgets everything read: the next reading is published as the first (a sensor opened again).
     public mutating func reset() {
+        publishedBeforeReset = published ?? publishedBeforeReset
+        zeroRechecked = false
         published = nil
         departure = nil
         recent = []
@@ -50,6 +61,10 @@ public struct LightFilter: Sendable, Equatable {
 
     /// Takes the reading `level` made at `time`.
     public mutating func take(_ level: Double, at time: Double) -> LightDecision {
+        if published == nil, level == 0, let before = publishedBeforeReset, before > 0, !zeroRechecked {
+            zeroRechecked = true
+            return LightDecision(readAgainAt: time + Self.zeroRecheck)
+        }
         recent.append(level)
         if recent.count > Self.restReadings { recent.removeFirst() }
         guard let published, threshold > 0 else {
@@ -93,6 +108,7 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     private mutating func publish(_ level: Double) -> LightDecision {
+        publishedBeforeReset = nil
         published = level
         departure = nil
         return LightDecision(publish: level)
