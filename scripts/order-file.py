@@ -127,6 +127,10 @@ def live_run(binary, folder):
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
                            text=True)
     address = bus.stdout.readline().strip()
+    # orientd asks polkit at every claim (monitor-sensor's below).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Benchmarks", "Scripts"))
+    import polkit
+    polkit_mock = polkit.start(address)
     environment = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir(),
                        DBUS_SYSTEM_BUS_ADDRESS=address)
     sock = os.path.join(folder, "live.sock")
@@ -153,7 +157,7 @@ def live_run(binary, folder):
         for client in clients:
             client.close()
     finally:
-        for process in (monitor, daemon, bus):
+        for process in (monitor, daemon, polkit_mock, bus):
             if process:
                 stop(process)
     return output + ".1"

@@ -6,6 +6,8 @@ import subprocess
 import threading
 import time
 
+import polkit
+
 
 class MonitoredDaemon:
     """Runs `command` with `environment` and DBUS_SYSTEM_BUS_ADDRESS set to a private bus. With `claims`
@@ -17,6 +19,8 @@ class MonitoredDaemon:
         self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
                                     stdout=subprocess.PIPE, text=True)
         address = self.bus.stdout.readline().strip()
+        # orientd asks polkit at every claim; iio-sensor-proxy 3.0 does not.
+        self.polkit = polkit.start(address)
         self.process = subprocess.Popen(command, env=dict(environment, DBUS_SYSTEM_BUS_ADDRESS=address),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.pid = self.process.pid
@@ -40,7 +44,7 @@ class MonitoredDaemon:
                 self.changes.append((time.monotonic(), value))
 
     def stop(self):
-        for process in (self.monitor, self.process, self.bus):
+        for process in (self.monitor, self.process, self.polkit, self.bus):
             if process:
                 process.terminate()
                 process.wait()
