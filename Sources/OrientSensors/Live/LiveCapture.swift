@@ -209,28 +209,15 @@ final class LiveCapture {
                         logger.info("\(chosen.id): no buffered capture (\(error)); polling")
                     }
                 }
-                let (matrix, source, problems) = chosen.mountMatrix()
-                for problem in problems { logger.warning("\(problem)") }
+                let (matrix, source) = mountMatrix(of: chosen)
                 base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil })
-                reader = opened
-                candidate = chosen
-                let learnedBefore = learned.correction(id: chosen.id, publishedScale: device.scale)
-                readings = ScaledReadings(scale: device.scale, learnedBefore: learnedBefore)
-                timeBase = SampleTimeBase(clock: device.timestampClock)
-                lastReason = nil
-                failures = 0
-                if let learnedBefore {
-                    logger.info("\(chosen.id): correcting readings ×\(GravityCorrection.format(learnedBefore)), as learned at rest before")
-                } else if device.scale == nil {
-                    logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest")
-                }
-                logger.info("using \(chosen.id): \(reason)")
                 let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
-                displayDescription = SensorDescription(
-                    id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
-                    rate: device.rate ?? capture.rate, mountMatrix: matrix, mountMatrixSource: source,
-                    scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason)
-                if let described { deliver(.opened(described)) }
+                adopt(
+                    opened, chosen, scale: device.scale, clock: device.timestampClock, using: "using \(chosen.id): \(reason)",
+                    description: SensorDescription(
+                        id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
+                        rate: device.rate ?? capture.rate, mountMatrix: matrix, mountMatrixSource: source,
+                        scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason))
             } catch {
                 announceNoSensor("cannot open \(chosen.id): \(error)")
             }
@@ -248,20 +235,44 @@ final class LiveCapture {
             announceNoSensor("cannot read \(chosen.id): \(error)")
             return
         }
+        let (matrix, source) = mountMatrix(of: chosen)
+        adopt(
+            .polled(input), chosen, scale: InputAccelerometer.scale, clock: nil,
+            using: "using \(chosen.id) (\(node), an input device): \(reason)",
+            description: SensorDescription(
+                id: chosen.id, name: chosen.name ?? chosen.id, location: chosen.location, mode: .polled, rate: capture.rate,
+                mountMatrix: matrix, mountMatrixSource: source, scaleSource: .device,
+                pollingReason: "an input device, read through EVIOCGABS"))
+    }
+
+    /// The candidate's mount matrix and where it came from; each problem met on the way is logged.
+    private func mountMatrix(of chosen: AccelerometerCandidate) -> (MountMatrix, SensorDescription.MatrixSource) {
         let (matrix, source, problems) = chosen.mountMatrix()
         for problem in problems { logger.warning("\(problem)") }
-        reader = .polled(input)
+        return (matrix, source)
+    }
+
+    /// Takes `opened` as the sensor read from now on, whichever kind of device it is: its readings scaled by `scale`
+    /// (`nil`: learned at rest) and corrected by what was learned of it before, its times on `clock`; logs `using`
+    /// and tells the consumer it opened, as `description` says.
+    private func adopt(
+        _ opened: Reader, _ chosen: AccelerometerCandidate, scale: Vector3?, clock: TimestampClock?, using: String,
+        description: SensorDescription
+    ) {
+        reader = opened
         candidate = chosen
-        let learnedBefore = learned.correction(id: chosen.id, publishedScale: InputAccelerometer.scale)
-        readings = ScaledReadings(scale: InputAccelerometer.scale, learnedBefore: learnedBefore)
-        timeBase = SampleTimeBase(clock: nil)
+        let learnedBefore = learned.correction(id: chosen.id, publishedScale: scale)
+        readings = ScaledReadings(scale: scale, learnedBefore: learnedBefore)
+        timeBase = SampleTimeBase(clock: clock)
         lastReason = nil
         failures = 0
-        logger.info("using \(chosen.id) (\(node), an input device): \(reason)")
-        displayDescription = SensorDescription(
-            id: chosen.id, name: chosen.name ?? chosen.id, location: chosen.location, mode: .polled, rate: capture.rate,
-            mountMatrix: matrix, mountMatrixSource: source, scaleSource: .device,
-            pollingReason: "an input device, read through EVIOCGABS")
+        if let learnedBefore {
+            logger.info("\(chosen.id): correcting readings ×\(GravityCorrection.format(learnedBefore)), as learned at rest before")
+        } else if scale == nil {
+            logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest")
+        }
+        logger.info("\(using)")
+        displayDescription = description
         if let described { deliver(.opened(described)) }
     }
 
