@@ -54,20 +54,20 @@ enum PolkitCheck {
                 bus, &message, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
                 "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization"))
         do throws(BusError) {
-            try open(message, "r", "sa{sv}")
-            try append(message, "system-bus-name")
-            try open(message, "a", "{sv}")
-            try open(message, "e", "sv")
-            try append(message, "name")
-            try open(message, "v", "s")
-            try append(message, sender)
-            for _ in 0..<4 { try check("sd_bus_message_close_container", sd_bus_message_close_container(message)) }
-            try append(message, action)
-            try open(message, "a", "{ss}")
-            try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+            try BusMessage.open(message, "r", "sa{sv}")
+            try BusMessage.append(message, "system-bus-name")
+            try BusMessage.open(message, "a", "{sv}")
+            try BusMessage.open(message, "e", "sv")
+            try BusMessage.append(message, "name")
+            try BusMessage.open(message, "v", "s")
+            try BusMessage.append(message, sender)
+            for _ in 0..<4 { try BusMessage.close(message) }
+            try BusMessage.append(message, action)
+            try BusMessage.open(message, "a", "{ss}")
+            try BusMessage.close(message)
             var noFlags: UInt32 = 0
-            try check("sd_bus_message_append_basic", sd_bus_message_append_basic(message, code("u"), &noFlags))
-            try append(message, "")
+            try check("sd_bus_message_append_basic", sd_bus_message_append_basic(message, BusMessage.code("u"), &noFlags))
+            try BusMessage.append(message, "")
         } catch {
             sd_bus_message_unref(message)
             throw error
@@ -83,21 +83,11 @@ enum PolkitCheck {
             return .failed(text ?? "an error with no message")
         }
         var authorized: Int32 = 0
-        guard sd_bus_message_enter_container(reply, code("r"), "bba{ss}") > 0,
-            sd_bus_message_read_basic(reply, code("b"), &authorized) > 0
+        guard sd_bus_message_enter_container(reply, BusMessage.code("r"), "bba{ss}") > 0,
+            sd_bus_message_read_basic(reply, BusMessage.code("b"), &authorized) > 0
         else { return .failed("a reply that is not (bba{ss})") }
         return authorized != 0 ? .allowed : .refused
     }
-
-    private static func open(_ message: OpaquePointer?, _ type: Unicode.Scalar, _ contents: String) throws(BusError) {
-        try check("sd_bus_message_open_container", sd_bus_message_open_container(message, code(type), contents))
-    }
-
-    private static func append(_ message: OpaquePointer?, _ text: String) throws(BusError) {
-        try check("sd_bus_message_append_basic", text.withCString { sd_bus_message_append_basic(message, code("s"), $0) })
-    }
-
-    private static func code(_ type: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: type)) }
 
     /// The call a question is about, and what its answer is handed to.
     fileprivate final class Pending {

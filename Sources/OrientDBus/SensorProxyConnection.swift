@@ -199,28 +199,22 @@ final class SensorProxyConnection {
             sd_bus_message_new_signal(bus, &message, object.path, "org.freedesktop.DBus.Properties", "PropertiesChanged"))
         defer { sd_bus_message_unref(message) }
         try check("sd_bus_message_set_destination", sd_bus_message_set_destination(message, client))
-        try check("sd_bus_message_append_basic", object.interface.withCString { append(message, "s", $0) })
-        try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("a"), "{sv}"))
+        try BusMessage.append(message, object.interface)
+        try BusMessage.open(message, "a", "{sv}")
         for name in names {
             guard let property = Self.properties[name] else { continue }
-            try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("e"), "sv"))
-            try check("sd_bus_message_append_basic", name.withCString { append(message, "s", $0) })
-            try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("v"), property.signature))
+            try BusMessage.open(message, "e", "sv")
+            try BusMessage.append(message, name)
+            try BusMessage.open(message, "v", property.signature)
             try check("sd_bus_message_append_basic", self.property(message, name: name))
-            try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
-            try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+            try BusMessage.close(message)
+            try BusMessage.close(message)
         }
-        try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+        try BusMessage.close(message)
         // No invalidated properties.
-        try check("sd_bus_message_open_container", sd_bus_message_open_container(message, Self.code("a"), "s"))
-        try check("sd_bus_message_close_container", sd_bus_message_close_container(message))
+        try BusMessage.open(message, "a", "s")
+        try BusMessage.close(message)
         try check("sd_bus_send", sd_bus_send(bus, message, nil))
-    }
-
-    private static func code(_ type: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: type)) }
-
-    private func append(_ message: OpaquePointer?, _ type: Unicode.Scalar, _ text: UnsafePointer<CChar>) -> Int32 {
-        sd_bus_message_append_basic(message, Self.code(type), text)
     }
 
     /// A claim or a release: polkit is asked first (``PolkitCheck``), as iio-sensor-proxy asks it for both, and the
@@ -335,18 +329,18 @@ final class SensorProxyConnection {
         switch property.value(published) {
         case .boolean(let value):
             var flag: Int32 = value ? 1 : 0
-            return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
+            return sd_bus_message_append_basic(reply, BusMessage.code("b"), &flag)
         case .double(let value):
             var number = value
-            return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
+            return sd_bus_message_append_basic(reply, BusMessage.code("d"), &number)
         case .string(let value):
-            return value.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
+            return value.withCString { sd_bus_message_append_basic(reply, BusMessage.code("s"), $0) }
         }
     }
 
     fileprivate func acquiredName(_ message: OpaquePointer?) {
         var name: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) > 0, let name,
+        guard sd_bus_message_read_basic(message, BusMessage.code("s"), &name) > 0, let name,
             String(cString: name) == Self.busName
         else { return }
         logger.notice("now serving \(Self.busName) on the system bus")
@@ -372,7 +366,7 @@ private let readProperty: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
 private let prepareForSleep: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
     message, context, _ in
     var sleeping: Int32 = 0
-    if sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &sleeping) > 0 {
+    if sd_bus_message_read_basic(message, BusMessage.code("b"), &sleeping) > 0 {
         connection(context).sleepChanged(sleeping != 0)
     }
     return 0
