@@ -139,6 +139,33 @@ struct FacadeOnPrivateBusTests {
         }
     }
 
+    /// A facade serving on a bus in a task of its own, the claim counts it reports kept in order ("light 1").
+    final class ServedFacade {
+        let facade: SensorProxyService
+        let serving: Task<Void, Never>
+        private let reported = LineProcess.Lines()
+
+        init(on bus: Bus, claimBound: Double = ClaimAnswers.defaultBound) throws {
+            let reported = self.reported
+            facade = try SensorProxyService(busAddress: bus.address, claimBound: claimBound, logger: Logger(label: "test")) {
+                kind, count in reported.value.withLock { $0.append("\(kind.rawValue) \(count)") }
+            }
+            let facade = self.facade
+            serving = Task { await facade.run() }
+        }
+
+        var claims: [String] { reported.value.withLock { $0 } }
+
+        deinit { serving.cancel() }
+    }
+
+    /// bus_client.py on `bus`, once it says it is ready.
+    static func client(on bus: Bus) throws -> LineProcess {
+        let client = try LineProcess("/usr/bin/python3", [busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        guard client.line({ $0.hasPrefix("ready") }) != nil else { throw CocoaError(.executableLoad) }
+        return client
+    }
+
     /// Both sensors plugged in and read since they started.
     static let present = SensorSnapshot(
         device: .portrait, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
@@ -158,11 +185,9 @@ struct FacadeOnPrivateBusTests {
     @Test("Reads follow the snapshot; claims are counted per kind and per client; a change is signalled; it stops when cancelled")
     func serves() async throws {
         let bus = try Bus()
-        let claims = Mutex<[String]>([])
-        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
-            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
-        }
-        let serving = Task { await facade.run() }
+        let served = try ServedFacade(on: bus)
+        let facade = served.facade
+        let serving = served.serving
         #expect(bus.property("HasAccelerometer") == nil, "no name before the sensors' presence is known")
         facade.update(Self.present)
         #expect(await waitFor { bus.property("LightLevel") == "d 40" })
@@ -174,16 +199,15 @@ struct FacadeOnPrivateBusTests {
         let signals = try LineProcess(
             "/usr/bin/gdbus", ["monitor", "--address", bus.address, "--dest", "net.hadess.SensorProxy"])
         #expect(signals.line { $0.hasPrefix("Monitoring signals") } != nil)
-        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let client = try Self.client(on: bus)
         client.send("watch")
         client.send("claim-light")
         #expect(client.line { $0 == "ok" } != nil)
         #expect(client.line(after: client.lines.firstIndex(of: "ok")! + 1) { $0 == "ok" } != nil, "a sensor read since it started: answered at once")
-        #expect(await waitFor { claims.withLock { $0 } == ["light 1"] })
+        #expect(await waitFor { served.claims == ["light 1"] })
         client.send("claim-light")
         #expect(await waitFor { client.lines.filter { $0 == "ok" }.count == 3 })
-        #expect(claims.withLock { $0 } == ["light 1"], "a repeated claim is one claim")
+        #expect(served.claims == ["light 1"], "a repeated claim is one claim")
 
         var brighter = Self.present
         brighter.sensors[.light]?.last = .light(level: 55, unit: .lux)
@@ -196,7 +220,7 @@ struct FacadeOnPrivateBusTests {
         facade.update(turned)
         #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"right-up\"" })
         client.send("release-light")
-        #expect(await waitFor { claims.withLock { $0 } == ["light 1", "light 0"] })
+        #expect(await waitFor { served.claims == ["light 1", "light 0"] })
         var dimmer = turned
         dimmer.sensors[.light]?.last = .light(level: 5, unit: .lux)
         facade.update(dimmer)
@@ -207,9 +231,9 @@ struct FacadeOnPrivateBusTests {
         #expect(!signals.lines.contains { $0.contains("PropertiesChanged") }, "a client that did not claim heard: \(signals.lines)")
 
         client.send("claim-proximity")
-        #expect(await waitFor { claims.withLock { $0 }.last == "proximity 1" })
+        #expect(await waitFor { served.claims.last == "proximity 1" })
         client.kill()
-        #expect(await waitFor { claims.withLock { $0 }.last == "proximity 0" }, "a claimant leaving the bus releases")
+        #expect(await waitFor { served.claims.last == "proximity 0" }, "a claimant leaving the bus releases")
 
         serving.cancel()
         await serving.value
@@ -220,15 +244,13 @@ struct FacadeOnPrivateBusTests {
     func claimWaitsForReading() async throws {
         let bus = try Bus()
         // A bound no busy machine reaches: a claim answered while the test looks is answered for its reading.
-        let facade = try SensorProxyService(busAddress: bus.address, claimBound: 600, logger: Logger(label: "test")) { _, _ in }
-        let serving = Task { await facade.run() }
-        defer { serving.cancel() }
+        let served = try ServedFacade(on: bus, claimBound: 600)
+        let facade = served.facade
         var idle = Self.present
         idle.sensors[.light] = .init(present: true, last: .light(level: 40, unit: .lux), readSinceStart: false, firstReadings: 1)
         facade.update(idle)
         #expect(await waitFor { bus.property("LightLevel") == "d 40" })
-        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let client = try Self.client(on: bus)
         var start = client.lines.count
         client.send("claim-light")
         // Blocking, not Task.sleep: a suspended test may resume seconds later on a machine whose cooperative
@@ -263,59 +285,47 @@ struct FacadeOnPrivateBusTests {
     @Test("polkit refusing a claim: iio-sensor-proxy's error, and no sensor is wanted; allowed again, the claim succeeds")
     func polkitRefuses() async throws {
         let bus = try Bus()
-        let claims = Mutex<[String]>([])
-        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
-            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
-        }
-        let serving = Task { await facade.run() }
-        defer { serving.cancel() }
+        let served = try ServedFacade(on: bus)
+        let facade = served.facade
         facade.update(Self.present)
         #expect(await waitFor { bus.property("HasAccelerometer") != nil })
         try bus.polkitMock(["SetAllowed", "as", "0"])
-        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let client = try Self.client(on: bus)
         client.send("claim-light")
         let refused = client.line { $0.hasPrefix("error") }
         #expect(refused?.contains("org.freedesktop.DBus.Error.AccessDenied: Not Authorized: Sensor claim not allowed") == true, "\(client.lines)")
         usleep(200_000)
-        #expect(claims.withLock { $0 }.isEmpty, "a refused claim starts no sensor")
+        #expect(served.claims.isEmpty, "a refused claim starts no sensor")
         try bus.polkitMock(["SetAllowed", "as", "1", "net.hadess.SensorProxy.claim-sensor"])
         client.send("claim-light")
         #expect(client.line { $0 == "ok" } != nil, "\(client.lines)")
-        #expect(claims.withLock { $0 } == ["light 1"])
+        #expect(served.claims == ["light 1"])
     }
 
     @Test("No polkit on the bus: every claim is refused, as iio-sensor-proxy refuses it; properties are still read")
     func noPolkit() async throws {
         let bus = try Bus(polkit: false)
-        let claims = Mutex<[String]>([])
-        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { kind, count in
-            claims.withLock { $0.append("\(kind.rawValue) \(count)") }
-        }
-        let serving = Task { await facade.run() }
-        defer { serving.cancel() }
+        let served = try ServedFacade(on: bus)
+        let facade = served.facade
         facade.update(Self.present)
         #expect(await waitFor { bus.property("HasAccelerometer") != nil })
-        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let client = try Self.client(on: bus)
         client.send("claim")
         let refused = client.line { $0.hasPrefix("error") }
         #expect(refused?.contains("AccessDenied: Not Authorized: ") == true && refused?.contains("PolicyKit1") == true, "\(client.lines)")
         #expect(bus.property("AccelerometerOrientation") == "s \"normal\"")
-        #expect(claims.withLock { $0 }.isEmpty)
+        #expect(served.claims.isEmpty)
     }
 
     @Test("polkit that does not answer: the claim is refused after 5 s, and meanwhile the facade answers everyone else")
     func polkitHangs() async throws {
         let bus = try Bus()
-        let facade = try SensorProxyService(busAddress: bus.address, logger: Logger(label: "test")) { _, _ in }
-        let serving = Task { await facade.run() }
-        defer { serving.cancel() }
+        let served = try ServedFacade(on: bus)
+        let facade = served.facade
         facade.update(Self.present)
         #expect(await waitFor { bus.property("HasAccelerometer") != nil })
         try bus.polkitMock(["SimulateHang", "b", "true"])
-        let client = try LineProcess("/usr/bin/python3", [Self.busClient], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        #expect(client.line { $0.hasPrefix("ready") } != nil)
+        let client = try Self.client(on: bus)
         let asked = Date()
         client.send("claim-light")
         usleep(500_000)

@@ -6,17 +6,11 @@ import Testing
 /// is emulated by umockdev, its EVIOCGABS answered by the testbed.
 @Suite("Input (evdev) accelerometers under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct InputAccelerometerTests {
-    private func startDaemon(_ testbed: UmockdevTestbed, _ arguments: [String] = []) throws -> DaemonHarness {
-        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"] + arguments, environment: testbed.environment)
-        try daemon.waitUntilListening()
-        return daemon
-    }
-
     @Test("Found by ID_INPUT_ACCELEROMETER and read through EVIOCGABS: portrait, then landscape as its axes change")
     func readsAxes() throws {
         let testbed = try UmockdevTestbed()
         try testbed.addInputAccelerometer(axes: (0, -256, 0), properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
-        let daemon = try startDaemon(testbed)
+        let daemon = try LiveSensorTests.startDaemon(testbed)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         #expect(daemon.log.contains("using event9 (/dev/input/event9, an input device)"), "\(daemon.log)")
         try testbed.setInputAccelerometer((256, 0, 0))
@@ -32,7 +26,7 @@ struct InputAccelerometerTests {
     func withoutAxes() throws {
         let testbed = try UmockdevTestbed()
         try testbed.addInputAccelerometer(axes: nil)
-        let daemon = try startDaemon(testbed)
+        let daemon = try LiveSensorTests.startDaemon(testbed)
         let problem = "cannot read event9: event9: EVIOCGABS(ABS_X) /dev/input/event9 failed"
         #expect(waitFor(timeout: 10) { daemon.log.contains(problem) }, "\(daemon.log)")
         usleep(2_500_000)

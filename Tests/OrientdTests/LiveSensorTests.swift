@@ -11,7 +11,8 @@ struct LiveSensorTests {
         "in_accel_scale": "0.0383072",
     ]
 
-    private func startDaemon(_ testbed: UmockdevTestbed, _ arguments: [String] = []) throws -> DaemonHarness {
+    /// The daemon on `testbed`'s devices, sampling always at 50 Hz, listening.
+    static func startDaemon(_ testbed: UmockdevTestbed, _ arguments: [String] = []) throws -> DaemonHarness {
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"] + arguments, environment: testbed.environment)
         try daemon.waitUntilListening()
         return daemon
@@ -22,7 +23,7 @@ struct LiveSensorTests {
         let testbed = try UmockdevTestbed()
         let path = try testbed.addDevice(
             "iio:device0", attributes: Self.portraitAttributes, properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"])
-        let daemon = try startDaemon(testbed)
+        let daemon = try Self.startDaemon(testbed)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         try testbed.set(path, "in_accel_y_raw", "0")
         try testbed.set(path, "in_accel_x_raw", "256")
@@ -41,7 +42,7 @@ struct LiveSensorTests {
         // iio-sensor-proxy's buffered fixture reading, (103, -919, -385) with no scale, is portrait.
         _ = try testbed.addDevice(
             "iio:device0", attributes: ["in_accel_x_raw": "103", "in_accel_y_raw": "-919", "in_accel_z_raw": "-385"])
-        let daemon = try startDaemon(testbed)
+        let daemon = try Self.startDaemon(testbed)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         #expect(daemon.log.contains("learning 1 g"))
     }
@@ -75,7 +76,7 @@ struct LiveSensorTests {
     func wrongScale(_ sensor: WrongScale) throws {
         let testbed = try UmockdevTestbed()
         _ = try testbed.addDevice("iio:device0", attributes: sensor.attributes)
-        let daemon = try startDaemon(testbed)
+        let daemon = try Self.startDaemon(testbed)
         let state = try daemon.poll { $0.device != "unknown" }
         #expect(state?.device == sensor.orientation, "\(daemon.log)")
         let warnings = daemon.log.split(separator: "\n").filter { $0.contains("treating them as 1 g") }
@@ -134,7 +135,7 @@ struct LiveSensorTests {
         attributes["in_accel_z_raw"] = raw.z
         attributes["in_accel_mount_matrix"] = matrix
         _ = try testbed.addDevice("iio:device0", attributes: attributes)
-        let daemon = try startDaemon(testbed, arguments)
+        let daemon = try Self.startDaemon(testbed, arguments)
         let device = try daemon.poll { $0.device != "unknown" }?.device
         let status = try daemon.poll(op: "status") { $0.sensorInfo?.id != nil }
         #expect(status?.sensorInfo?.mountMatrixSource == "sysfs in_accel_mount_matrix")
@@ -169,7 +170,7 @@ struct LiveSensorTests {
         base["in_accel_x_raw"] = "256"
         base["in_accel_y_raw"] = "0"
         _ = try testbed.addDevice("iio:device0", attributes: base, properties: ["ACCEL_LOCATION": "base"])
-        let daemon = try startDaemon(testbed)
+        let daemon = try Self.startDaemon(testbed)
         let alone = try daemon.poll { $0.sensor == "none" }
         #expect(alone?.sensor == "none", "a base sensor alone is not used")
         #expect(daemon.log.contains("only a base (keyboard) accelerometer"))
@@ -178,7 +179,7 @@ struct LiveSensorTests {
         var display = Self.portraitAttributes
         display["label"] = "accel-display"
         _ = try testbed.addDevice("iio:device1", attributes: display)
-        let both = try startDaemon(testbed)
+        let both = try Self.startDaemon(testbed)
         #expect(try both.poll { $0.device != "unknown" }?.device == "portrait", "the display sensor reads portrait")
         #expect(try both.poll(op: "status") { $0.sensorInfo?.id != nil }?.sensorInfo?.id == "iio:device1")
     }
@@ -187,7 +188,7 @@ struct LiveSensorTests {
     func hotplug() throws {
         let testbed = try UmockdevTestbed()
         let path = try testbed.addDevice("iio:device0", attributes: Self.portraitAttributes)
-        let daemon = try startDaemon(testbed)
+        let daemon = try Self.startDaemon(testbed)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait")
         try testbed.remove(path)
         let gone = try daemon.poll { $0.sensor == "unavailable" }

@@ -90,17 +90,12 @@ final class SideBySideBench {
         }
         lastClaimant = client
         // A buffered sensor gives its first reading, which the claim waits for, only when data comes.
-        if let node = currentHIDSensor?.node, let raw = lastRaw {
-            let start = client.lines.count
-            client.send(driver.claimCommand)
-            let answered = waitFor(timeout: 10, interval: 0.25) {
-                try? self.testbed.stream(node, scanHex: HIDSensor.scan(Int32(raw)!), count: 1, rate: 10)
-                return client.waitForLine(after: start, timeout: 0.01) { !$0.hasPrefix("signal ") } != nil
-            }
-            guard answered, client.lines[start...].contains("ok") else { throw HarnessError("\(driver.claimCommand) failed: \(client.lines)") }
-            return client
+        let answer = if let hid = currentHIDSensor, let raw = lastRaw.flatMap({ Int32($0) }) {
+            hid.claim(driver.claimCommand, by: client, testbed, feeding: raw)
+        } else {
+            client.ask(driver.claimCommand)
         }
-        guard client.ask(driver.claimCommand) == "ok" else { throw HarnessError("\(driver.claimCommand) failed: \(client.lines)") }
+        guard answer == "ok" else { throw HarnessError("\(driver.claimCommand) failed: \(client.lines)") }
         return client
     }
 

@@ -140,6 +140,18 @@ def absolute_handler(values):
     return handler
 
 
+def add_input_device(platform, number, parent_attributes, properties=None):
+    """An input event device /dev/input/eventN under platform device `platform` (its node a PTY the testbed writes
+    events into), with udev `properties`, and its parent input device with `parent_attributes`; returns the event
+    device's sysfs path."""
+    parent = f"/devices/platform/{platform}/input/input{number}"
+    event = [f"P: {parent}/event{number}", f"N: input/event{number}", "E: SUBSYSTEM=input",
+             f"E: DEVNAME=/dev/input/event{number}"] + [f"E: {name}={value}" for name, value in (properties or {}).items()]
+    device = [f"P: {parent}", "E: SUBSYSTEM=input"] + [f"A: {name}={value}" for name, value in parent_attributes.items()]
+    testbed.add_from_string("\n".join(event) + "\n\n" + "\n".join(device) + "\n")
+    return f"/sys{parent}/event{number}"
+
+
 ACCEL_NODE = "/dev/input/event9"
 accel_axes = {"values": [0, -256, 0]}
 accel_handler = absolute_handler(lambda: accel_axes["values"])
@@ -227,31 +239,21 @@ for line in sys.stdin:
         print(json.dumps({"ok": True}), flush=True)
     elif "lid" in command:
         lid_state["closed"] = command["lid"]
-        testbed.add_from_string(
-            "P: /devices/platform/PNP0C0D:00/input/input7/event7\nN: input/event7\nE: SUBSYSTEM=input\n"
-            "E: DEVNAME=/dev/input/event7\n\n"
-            "P: /devices/platform/PNP0C0D:00/input/input7\nE: SUBSYSTEM=input\nA: name=Lid Switch\nA: capabilities/sw=1\n")
+        add_input_device("PNP0C0D:00", 7, {"name": "Lid Switch", "capabilities/sw": "1"})
         testbed.attach_ioctl(LID_NODE, lid_handler)
         print(json.dumps({"ok": True}), flush=True)
     elif "proximity-switch" in command:
         proximity_state["near"] = command["proximity-switch"]
-        testbed.add_from_string(
-            "P: /devices/platform/gpio_keys/input/input4/event4\nN: input/event4\nE: SUBSYSTEM=input\n"
-            "E: DEVNAME=/dev/input/event4\n\n"
-            "P: /devices/platform/gpio_keys/input/input4\nE: SUBSYSTEM=input\nA: name=gpio-keys\nA: capabilities/sw=800\n")
+        add_input_device("gpio_keys", 4, {"name": "gpio-keys", "capabilities/sw": "800"})
         testbed.attach_ioctl(PROXIMITY_NODE, proximity_handler)
         print(json.dumps({"ok": True}), flush=True)
     elif "input-accel" in command:
-        path = "/devices/platform/lis3lv02d/input/input9/event9"
-        properties = "".join(f"E: {name}={value}\n" for name, value in command.get("properties", {}).items())
-        testbed.add_from_string(
-            f"P: {path}\nN: input/event9\nE: SUBSYSTEM=input\nE: DEVNAME={ACCEL_NODE}\nE: ID_INPUT=1\n"
-            f"E: ID_INPUT_ACCELEROMETER=1\n{properties}\n"
-            "P: /devices/platform/lis3lv02d/input/input9\nE: SUBSYSTEM=input\nA: name=ST LIS3LV02DL Accelerometer\n")
+        path = add_input_device("lis3lv02d", 9, {"name": "ST LIS3LV02DL Accelerometer"},
+                                {"ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1", **command.get("properties", {})})
         if command["input-accel"] is not None:
             accel_axes["values"] = command["input-accel"]
             testbed.attach_ioctl(ACCEL_NODE, accel_handler)
-        print(json.dumps({"path": "/sys" + path}), flush=True)
+        print(json.dumps({"path": path}), flush=True)
     elif "input-accel-set" in command:
         accel_axes["values"] = command["input-accel-set"]
         print(json.dumps({"ok": True}), flush=True)
