@@ -46,6 +46,6 @@ struct ConvertibleReplayTests {
         let interfaces = Set(events.filter { $0.posture == "tablet" }.compactMap(\.interface))
         #expect(interfaces.isSuperset(of: ["portrait", "landscape-left", "landscape-right"]), "\(interfaces)")
         #expect(events.last?.interface == "portrait")
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
     }
 }

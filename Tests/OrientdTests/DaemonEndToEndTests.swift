@@ -38,7 +38,7 @@ struct DaemonEndToEndTests {
             #expect(dedupInterfaces(events) == (try expected.interfaces(mask: mask, preferred: preferred)), "mask \(mask)")
             #expect(events.compactMap(\.device).filter { $0 != "unknown" } == expected.devices.map(\.device.rawValue))
         }
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
     }
 
     @Test("A subscriber that never reads does not hold back the others")
@@ -211,7 +211,7 @@ struct DaemonEndToEndTests {
         let client = try LineClient(path: daemon.socket)
         #expect(client.request(#""op":"lock""#)?.locked == true)
         #expect(client.request(#""op":"set-mask","mask":"all-but-upside-down""#)?.ok == true)
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
         #expect(client.readLine(timeout: 5) == nil, "connected clients see end of file")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
 
@@ -221,7 +221,7 @@ struct DaemonEndToEndTests {
         let state = again.request(#""op":"get""#)
         #expect(state?.locked == true)
         #expect(state?.mask == "all-but-upside-down")
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
 
         try "{\"version\":1,\"locked\":tru".write(toFile: daemon.stateDirectory + "/state.json", atomically: true, encoding: .utf8)
         try daemon.restart(["--replay", path])

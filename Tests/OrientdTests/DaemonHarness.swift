@@ -3,6 +3,7 @@ import OrientCore
 import OrientProtocol
 import OrientScenarios
 import OrientTrace
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -99,6 +100,13 @@ final class DaemonHarness {
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Stops the daemon with SIGTERM and expects a clean exit (status 0); otherwise the daemon's log is the
+    /// failure's message, as a stop that overran names the service it waited on there.
+    func expectCleanStop(sourceLocation: SourceLocation = #_sourceLocation) {
+        let status = signal(SIGTERM)
+        #expect(status == 0, "orientd ended with \(status.map(String.init) ?? "no exit"):\n\(log)", sourceLocation: sourceLocation)
     }
 
     /// Restarts the daemon with the same folder, socket and state.

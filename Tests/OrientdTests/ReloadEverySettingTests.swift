@@ -48,7 +48,7 @@ struct ReloadEverySettingTests {
         let client = try LineClient(path: daemon.socket)
         #expect(client.request(#""op":"get""#)?.mask == "landscape")
         #expect(try daemon.poll(op: "status") { $0.sampling == "always" }?.sampling == "always", "\(daemon.log)")
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
     }
 
     /// iio-sensor-proxy's reference reading, (0, -g, 0) in the sensor's frame, read through three matrices.
@@ -84,7 +84,7 @@ struct ReloadEverySettingTests {
             let status = try daemon.poll(op: "status") { $0.sensorInfo?.mountMatrixSource == step.source }
             #expect(status?.sensorInfo?.mountMatrixSource == step.source, "step \(index): \(daemon.log)")
         }
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
     }
 
     /// A setting changed alone in the file, and what shows it from outside, in `get` or `status`: with the line
@@ -148,7 +148,7 @@ struct ReloadEverySettingTests {
                 try daemon.poll(op: effect.op, until: expected).map(expected) == true,
                 "\(round == 0 ? "added" : "removed"): \(daemon.log)")
         }
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
     }
 
     @Test("max-clients lowered by one reload and raised back by the next admits as many clients as before")

@@ -80,7 +80,7 @@ struct LoadTests {
         } else {
             Issue.record("too few memory samples: \(samplesText)")
         }
-        #expect(daemon.signal(SIGTERM) == 0)
+        daemon.expectCleanStop()
         print("""
             load: \(clients) subscribers, \(expected.count) changes of a \(Int(traceSeconds)) s trace at speed \
             \(String(format: "%.1f", speed)), all received in \(String(format: "%.1f", elapsed)) s; \
