@@ -55,3 +55,45 @@ struct ScanFormatTests {
         #expect(s64.decode([0x00, 0xCA, 0x9A, 0x3B, 0, 0, 0, 0]) == 1_000_000_000)
     }
 }
+
+/// Where each channel lies in a scan, as the kernel packs it, and which scan of a buffer's bytes counts.
+@Suite("Scan layout")
+struct ScanLayoutTests {
+    static let s16in32 = ScanFormat(parsing: "le:s16/32>>0")!
+    static let stamp = ScanFormat(parsing: "le:s64/64>>0")!
+    static let u8 = ScanFormat(parsing: "le:u8/8>>0")!
+
+    @Test("Three 4-byte axes and a timestamp: the timestamp aligned to 16, 24 bytes a scan, whatever order they are given in")
+    func accelerometerWithTimestamp() {
+        let layout = ScanLayout([
+            ("in_timestamp", 3, Self.stamp), ("in_accel_y", 1, Self.s16in32), ("in_accel_x", 0, Self.s16in32),
+            ("in_accel_z", 2, Self.s16in32),
+        ])
+        #expect(layout.elements.map(\.name) == ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"])
+        #expect(layout.elements.map(\.offset) == [0, 4, 8, 16])
+        #expect(layout.scanSize == 24)
+    }
+
+    @Test("A 1-byte channel before a 4-byte one: padded to 4; the scan padded to its largest element")
+    func padding() {
+        let layout = ScanLayout([("in_a", 0, Self.u8), ("in_b", 1, Self.s16in32), ("in_c", 2, Self.u8)])
+        #expect(layout.elements.map(\.offset) == [0, 4, 8])
+        #expect(layout.scanSize == 12)
+    }
+
+    @Test("The last complete scan counts: junk above the 16 bits is masked, a partial scan at the end is ignored")
+    func lastScan() {
+        let layout = ScanLayout([("in_accel_x", 0, Self.s16in32), ("in_accel_y", 1, Self.s16in32)])
+        func scan(_ x: Int16, _ y: Int16) -> [UInt8] {
+            [x, y].flatMap { value -> [UInt8] in
+                let word = UInt16(bitPattern: value)
+                return [UInt8(word & 0xFF), UInt8(word >> 8), 0x69, 0xFC]
+            }
+        }
+        let bytes = scan(1, 2) + scan(-919, 103) + [0x01, 0x02, 0x03]
+        #expect(layout.lastScan(in: bytes, of: ["in_accel_x", "in_accel_y"]) == [-919, 103])
+        #expect(layout.lastScan(in: bytes, of: ["in_accel_y"]) == [103])
+        #expect(layout.lastScan(in: Array(bytes.prefix(7)), of: ["in_accel_x"]) == nil, "not one complete scan")
+        #expect(layout.lastScan(in: bytes, of: ["in_accel_z"]) == nil, "a channel the layout lacks")
+    }
+}

@@ -147,4 +147,95 @@ struct BufferedSensorTests {
         #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
         #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
     }
+
+    /// A buffer-only accelerometer (scan elements, no raw attributes) with no device node, as iio-sensor-proxy's own
+    /// suite emulates one: 16-bit values in 32-bit words whose upper half is junk, then a timestamp.
+    static let bufferOnly: String = {
+        var lines = [
+            "P: /devices/platform/accel/iio:device0", "E: SUBSYSTEM=iio", "A: name=accel_3d\\n",
+            "A: in_accel_scale=0.0383072\\n", "A: buffer/enable=0",
+        ]
+        for (index, element) in ["accel_x", "accel_y", "accel_z", "timestamp"].enumerated() {
+            let on = element == "timestamp" ? 1 : 0
+            let type = element == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
+            lines += ["_en=\(on)", "_index=\(index)", "_type=\(type)"].map { "A: scan_elements/in_\(element)\($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n\n"
+    }()
+
+    /// One 24-byte scan of `bufferOnly`: each axis in the low half of its word, 0xFC69 above it, then 4 bytes of
+    /// padding and a timestamp (which the reader ignores).
+    static func scan(_ values: (Int, Int, Int)) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for value in [values.0, values.1, values.2] {
+            let word = UInt16(truncatingIfNeeded: value)
+            bytes += [UInt8(word & 0xFF), UInt8(word >> 8), 0x69, 0xFC]
+        }
+        return bytes + [0, 0, 0, 0] + [0xFF, 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    @Test("A buffer-only accelerometer without a node under umockdev: scans from iio-dev-data.bin, the last complete one counts, and a missing file keeps the last")
+    func bufferOnlyFromDataFile() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(Self.bufferOnly)
+        let sysfs = testbed.root + "/sys/devices/platform/accel/iio:device0"
+        let data = testbed.root + "/iio-dev-data.bin"
+        func attribute(_ name: String) -> String? { try? String(contentsOfFile: sysfs + "/" + name, encoding: .utf8) }
+        func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: data), options: .atomic) }
+        // Upside down, then portrait, then half a scan a writer has not finished: portrait is the last complete one.
+        try write(Self.scan((0, 256, 0)) + Self.scan((0, -256, 0)) + Array(Self.scan((-256, 0, 0)).prefix(10)))
+        let daemon = try DaemonHarness([], environment: testbed.environment)
+        try daemon.waitUntilListening()
+        let subscriber = try LineClient(path: daemon.socket)
+        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
+        #expect(["x", "y", "z", "timestamp"].map { attribute("scan_elements/in_\($0 == "timestamp" ? $0 : "accel_" + $0)_en") } == Array(repeating: "1", count: 4))
+        #expect(attribute("buffer/enable") == "1", "enabled while open")
+
+        try write(Self.scan((-256, 0, 0)))
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
+        try FileManager.default.removeItem(atPath: data)
+        usleep(500_000)
+        #expect(try daemon.poll { _ in true }?.device == "landscape-left", "the last reading stands while the file is missing")
+        #expect(!daemon.log.contains("sensor lost") && !daemon.log.contains("retrying"), "\(daemon.log)")
+
+        subscriber.close()
+        #expect(waitFor { attribute("buffer/enable") == "0" }, "disabled once closed: \(daemon.log)")
+        daemon.expectCleanStop()
+    }
+}
+
+/// A buffer-only accelerometer as the D-Bus facade finds it: present before any claim, its scan elements enabled
+/// and its buffer left off until a claim, as iio-sensor-proxy 3.9 leaves them.
+@Suite(
+    "Buffer-only accelerometers on a private bus", .serialized,
+    .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
+    .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
+struct BufferOnlyDiscoveryTests {
+    @Test("Found by its scan elements alone: HasAccelerometer before any claim, scan elements on, buffer off; a claim reads it")
+    func foundBeforeClaim() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bus = try PrivateBus(folder: folder)
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(BufferedSensorTests.bufferOnly)
+        let sysfs = testbed.root + "/sys/devices/platform/accel/iio:device0"
+        func attribute(_ name: String) -> String? { try? String(contentsOfFile: sysfs + "/" + name, encoding: .utf8) }
+        try Data(BufferedSensorTests.scan((256, 0, 0))).write(to: URL(fileURLWithPath: testbed.root + "/iio-dev-data.bin"))
+        let daemon = try DaemonHarness(
+            ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
+        try daemon.waitUntilListening()
+        #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
+        #expect(waitFor { attribute("scan_elements/in_accel_z_en") == "1" }, "enabled when found: \(daemon.log)")
+        #expect(["x", "y"].allSatisfy { attribute("scan_elements/in_accel_\($0)_en") == "1" })
+        #expect(attribute("buffer/enable") == "0", "off until claimed")
+        #expect(bus.property("AccelerometerOrientation") == "s \"undefined\"")
+
+        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+        #expect(client.waitForLine { $0.hasPrefix("ready ") } != nil)
+        #expect(client.ask("claim") == "ok", "\(daemon.log)")
+        #expect(bus.property("AccelerometerOrientation") == "s \"left-up\"", "decided by the first reading: \(daemon.log)")
+        #expect(attribute("buffer/enable") == "1")
+    }
 }

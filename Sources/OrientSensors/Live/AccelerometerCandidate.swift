@@ -22,11 +22,13 @@ public struct AccelerometerCandidate: Sendable, Equatable {
     public var mountMatrixAttributes: [String: String]
     /// The event node (`/dev/input/event4`) of an accelerometer that is an input device; nil for an IIO one.
     public var inputNode: String?
+    /// An IIO accelerometer with scan elements but no `in_accel_*_raw`: it can be read only through its buffer.
+    public var bufferOnly: Bool
 
     public init(
         id: String, path: String, name: String? = nil, locationProperty: String? = nil, label: String? = nil,
         locationAttribute: String? = nil, mountMatrixProperty: String? = nil, mountMatrixAttributes: [String: String] = [:],
-        inputNode: String? = nil
+        inputNode: String? = nil, bufferOnly: Bool = false
     ) {
         self.id = id
         self.path = path
@@ -37,6 +39,7 @@ public struct AccelerometerCandidate: Sendable, Equatable {
         self.mountMatrixProperty = mountMatrixProperty
         self.mountMatrixAttributes = mountMatrixAttributes
         self.inputNode = inputNode
+        self.bufferOnly = bufferOnly
     }
 
     /// The sysfs attributes that may hold a mount matrix, in the order they are tried.

@@ -193,6 +193,10 @@ final class LiveCapture {
             openInput(chosen, node: chosen.inputNode!, reason: reason)
         case .chosen(let chosen, let reason):
             do {
+                if chosen.bufferOnly, let file = ScanFileAccelerometer.emulatedFile(forDevice: chosen.id) {
+                    try openScanFile(chosen, file: file, reason: reason)
+                    return
+                }
                 let device = try IIODevice(id: chosen.id, requestedRate: capture.rate)
                 bufferedPeriod = 1 / capture.rate
                 var opened: Reader = .polled(IIOPolledAccelerometer(device))
@@ -243,6 +247,20 @@ final class LiveCapture {
                 id: chosen.id, name: chosen.name ?? chosen.id, location: chosen.location, mode: .polled, rate: capture.rate,
                 mountMatrix: matrix, mountMatrixSource: source, scaleSource: .device,
                 pollingReason: "an input device, read through EVIOCGABS"))
+    }
+
+    /// Opens a buffer-only accelerometer that umockdev emulates without a node, its scans read from `file`
+    /// (``ScanFileAccelerometer``) at the polling pace, with no base sensor beside it.
+    private func openScanFile(_ chosen: AccelerometerCandidate, file: String, reason: String) throws(SensorError) {
+        let reader = try ScanFileAccelerometer(id: chosen.id, sysfsPath: chosen.path, file: file)
+        let (matrix, source) = mountMatrix(of: chosen)
+        adopt(
+            .polled(reader), chosen, scale: reader.scale, clock: nil,
+            using: "using \(chosen.id) (its buffer's scans read from \(file), as under umockdev it has no node): \(reason)",
+            description: SensorDescription(
+                id: chosen.id, name: reader.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: .buffered,
+                rate: capture.rate, mountMatrix: matrix, mountMatrixSource: source,
+                scaleSource: reader.scale == nil ? .learned : .device))
     }
 
     /// The candidate's mount matrix and where it came from; each problem met on the way is logged.

@@ -54,7 +54,7 @@ public struct PolledReadingSource: ReadingSource {
     public func presence() -> AsyncStream<Bool> {
         let (drivers, logger) = (self.drivers, self.logger)
         let refused = RefusedDevices()
-        let frequencies = SamplingFrequencyFix(logger: logger)
+        let setup = FoundSensorSetup(logger: logger)
         return UdevSession.changes(of: drivers.subsystems, thread: "orientd-udev") { error in
             logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
@@ -62,7 +62,7 @@ public struct PolledReadingSource: ReadingSource {
             // The session leaves a device announced as removed out of its enumerations until it is added again.
             let removed = Set(events.filter { $0.action == "remove" }.map(\.id))
             refused.forget(removed)
-            frequencies.forget(removed)
+            setup.forget(removed)
             let offered = session.deviceFacts(in: drivers.subsystems).compactMap { device in
                 drivers.drivers(for: device).first { driver in
                     guard driver.match(device) != nil else { return false }
@@ -74,7 +74,7 @@ public struct PolledReadingSource: ReadingSource {
                 }.map { (device, $0) }
             }
             // As iio-sensor-proxy does when it finds a sensor: at least 10 Hz.
-            for (device, driver) in offered where !driver.raisesSamplingFrequencyWhenOpened { frequencies.fix(device) }
+            for (device, driver) in offered where !driver.raisesSamplingFrequencyWhenOpened { setup.fix(device) }
             return !offered.isEmpty
         }
     }

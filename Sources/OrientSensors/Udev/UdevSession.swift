@@ -39,7 +39,7 @@ final class UdevSession {
         udev_unref(udev)
     }
 
-    /// Every IIO device with x, y and z acceleration channels, then every input device udev calls an accelerometer,
+    /// Every IIO device with x, y and z acceleration channels (raw attributes or scan elements), then every input device udev calls an accelerometer,
     /// with what udev and sysfs say about each: iio-sensor-proxy looks at IIO devices before input ones.
     func accelerometers() -> [AccelerometerCandidate] {
         devices().compactMap(\.accelerometer) + inputAccelerometers()
@@ -106,8 +106,12 @@ final class UdevSession {
             optionalString(udev_device_get_sysattr_value(device, name))?.trimmingSpaces
         }
         func property(_ name: String) -> String? { optionalString(udev_device_get_property_value(device, name)) }
+        // Read by polling its raw attributes, or only through its buffer (a HID hub's, iio-sensor-proxy's
+        // `iio-buffer-accel` devices in its tests): either makes it an accelerometer.
+        let axes = ["x", "y", "z"]
+        let polled = axes.allSatisfy { attribute("in_accel_\($0)_raw") != nil }
         guard let id = optionalString(udev_device_get_sysname(device)),
-            ["x", "y", "z"].allSatisfy({ attribute("in_accel_\($0)_raw") != nil })
+            polled || axes.allSatisfy({ attribute("scan_elements/in_accel_\($0)_en") != nil })
         else { return nil }
         var matrices: [String: String] = [:]
         for name in AccelerometerCandidate.mountMatrixAttributeNames {
@@ -116,7 +120,7 @@ final class UdevSession {
         return AccelerometerCandidate(
             id: id, path: path, name: attribute("name"), locationProperty: property("ACCEL_LOCATION"),
             label: attribute("label"), locationAttribute: attribute("location"),
-            mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), mountMatrixAttributes: matrices)
+            mountMatrixProperty: property("ACCEL_MOUNT_MATRIX"), mountMatrixAttributes: matrices, bufferOnly: !polled)
     }
 
     /// Every DRM connector (`card0-eDP-1`, `card0-HDMI-A-1` ...), with its status and modes.

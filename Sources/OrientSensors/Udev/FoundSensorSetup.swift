@@ -7,11 +7,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// Leaves each sensor the daemon finds sampling at least 10 Hz, as iio-sensor-proxy 3.9 does when it finds one
-/// (``SamplingFrequencyChoice``): every attribute whose name ends in `sampling_frequency`, read and, when slower,
-/// written with the choice from its `_available` list. Once per device while it stays plugged in; each device's
-/// problems are logged once, naming the file, and nothing else is disturbed.
-final class SamplingFrequencyFix: Sendable {
+/// What the daemon sets on each sensor it finds, as iio-sensor-proxy 3.9 does when it finds one:
+/// - every attribute whose name ends in `sampling_frequency` at least 10 Hz (``SamplingFrequencyChoice``), read
+///   and, when slower, written with the choice from its `_available` list;
+/// - for an accelerometer read only through its buffer, every scan element enabled (``ScanElements``), the buffer
+///   itself left off until the sensor is opened.
+///
+/// Once per device while it stays plugged in; each device's problems are logged once, naming the file, and nothing
+/// else is disturbed.
+final class FoundSensorSetup: Sendable {
     private let fixed = Mutex<Set<String>>([])
     private let logger: Logger
 
@@ -19,11 +23,14 @@ final class SamplingFrequencyFix: Sendable {
         self.logger = logger
     }
 
-    /// Fixes `device` unless it was fixed since it last appeared.
-    func fix(_ device: IIODeviceFacts) {
+    /// Sets `device` up unless it was since it last appeared; `bufferOnly` enables its scan elements too.
+    func fix(_ device: IIODeviceFacts, bufferOnly: Bool = false) {
         guard device.subsystem == "iio", fixed.withLock({ $0.insert(device.id).inserted }) else { return }
         for name in device.attributes.filter({ $0.hasSuffix("sampling_frequency") }).sorted() {
             fix(attribute: name, of: device)
+        }
+        if bufferOnly {
+            for problem in ScanElements.enableAll(ofDeviceAt: device.path) { logger.warning("\(problem)") }
         }
     }
 
@@ -46,19 +53,10 @@ final class SamplingFrequencyFix: Sendable {
             logger.warning("\(path)_available: \"\(unreadable)\" is not a number; the frequencies before it are chosen from")
         }
         let written = SamplingFrequencyChoice.text(frequency)
-        if let problem = Self.write(written, to: path) {
+        if let problem = writeSysfsAttribute(written, to: path) {
             logger.warning("\(path): cannot set \(written) Hz: \(problem)")
         } else {
             logger.info("\(device.id): sampling_frequency \(SamplingFrequencyChoice.text(current)) Hz set to \(written) Hz (\(name))")
         }
-    }
-
-    /// Writes `text` as the whole file, without a newline (sysfs takes one write); the error, or nil.
-    private static func write(_ text: String, to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(fd) }
-        let result = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
-        return result < 0 ? String(cString: strerror(errno)) : nil
     }
 }
