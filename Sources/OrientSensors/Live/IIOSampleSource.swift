@@ -19,7 +19,15 @@ public struct IIOSampleSource: SampleSource {
     }
 
     public func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
-        let stop = StopFlag()
+        let stop: StopFlag
+        do {
+            stop = try StopFlag()
+        } catch {
+            deliver(.noSensor(reason: "cannot read the accelerometer: \(error)"))
+            let handle = CaptureHandle {}
+            handle.markFinished()
+            return handle
+        }
         let handle = CaptureHandle { stop.set() }
         let configuration = self.configuration
         let logger = self.logger

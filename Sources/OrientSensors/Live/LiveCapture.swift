@@ -350,21 +350,22 @@ final class LiveCapture {
         deliver(.noSensor(reason: reason))
     }
 
-    /// Whether `descriptor` became readable within `seconds`. The lid switch is watched in the same wait, and
-    /// a change of it is delivered here.
+    /// Whether `descriptor` became readable within `seconds`; a stop returns false at once. The lid switch is
+    /// watched in the same wait, and a change of it is delivered here.
     private func waitReadable(_ descriptor: Int32, seconds: Double) -> Bool {
         // On the stack: this runs before every polled sample, and an array here was its one heap allocation.
         let lidDescriptor = lid?.descriptor
         var entries = (
             pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: lidDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
         )
-        let count = nfds_t(lidDescriptor == nil ? 1 : 2)
+        let count = nfds_t(lidDescriptor == nil ? 2 : 3)
         let ready = withUnsafeMutableBytes(of: &entries) { bytes in
             poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), count, Int32((seconds * 1000).rounded(.up)))
         }
-        guard ready > 0 else { return false }
-        if entries.1.revents != 0 { lid?.ready(entries.1.revents) }
+        guard ready > 0, entries.1.revents == 0 else { return false }
+        if entries.2.revents != 0 { lid?.ready(entries.2.revents) }
         return entries.0.revents != 0
     }
 }

@@ -13,7 +13,6 @@ final class PolledReadingCapture {
     private let drivers: PolledReadingDrivers
     private let deliver: @Sendable (ReadingEvent) -> NextRead
     private let stop: StopFlag
-    private let wakeup: WakeupPipe
     private let logger: Logger
 
     private var sensor: (id: String, driver: any PolledReadingDriver)?
@@ -25,12 +24,11 @@ final class PolledReadingCapture {
 
     init(
         drivers: PolledReadingDrivers, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
-        wakeup: WakeupPipe, logger: Logger
+        logger: Logger
     ) {
         self.drivers = drivers
         self.deliver = deliver
         self.stop = stop
-        self.wakeup = wakeup
         self.logger = logger
     }
 
@@ -136,7 +134,7 @@ final class PolledReadingCapture {
     private func wait(_ monitor: Int32, seconds: Double?) -> Bool {
         var entries = [
             pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         let timeout = seconds.map { Int32(($0 * 1000).rounded(.up)) } ?? -1
         guard poll(&entries, 2, timeout) > 0 else { return false }

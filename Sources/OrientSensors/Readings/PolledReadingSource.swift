@@ -29,23 +29,19 @@ public struct PolledReadingSource: ReadingSource {
     }
 
     public func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
-        let stop = StopFlag()
-        let wakeup: WakeupPipe
+        let stop: StopFlag
         do {
-            wakeup = try WakeupPipe()
+            stop = try StopFlag()
         } catch {
             let handle = CaptureHandle {}
             _ = deliver(.noSensor(reason: "cannot read the \(kind.displayName): \(error)"))
             handle.markFinished()
             return handle
         }
-        let handle = CaptureHandle {
-            stop.set()
-            wakeup.signal()
-        }
+        let handle = CaptureHandle { stop.set() }
         let (drivers, logger) = (self.drivers, self.logger)
         startThread(name: "orientd-\(kind.rawValue)") {
-            PolledReadingCapture(drivers: drivers, deliver: deliver, stop: stop, wakeup: wakeup, logger: logger).run()
+            PolledReadingCapture(drivers: drivers, deliver: deliver, stop: stop, logger: logger).run()
             handle.markFinished()
         }
         return handle
