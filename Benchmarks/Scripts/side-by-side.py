@@ -1,19 +1,20 @@
 #!/usr/bin/python3
 """orientd and iio-sensor-proxy side by side on one emulated polled accelerometer (umockdev).
 
-Usage: side-by-side.py ORIENTD [--still S] [--turns N] [--rate HZ] [--light] [--orientd-arg ARG ...]
+Usage: side-by-side.py ORIENTD [--still S] [--turns N] [--rested-turns N] [--rate HZ] [--light] [--orientd-arg ARG ...]
 
 Each daemon gets a private dbus-daemon taken for its system bus and is claimed there by iio-sensor-proxy's own
 client, monitor-sensor, so both are measured through the same D-Bus path. iio-sensor-proxy comes from Debian's
 package (/usr/sbin/iio-sensor-proxy); it is only run here, never shipped or depended on.
 
 Prints, for each daemon:
-  - over S seconds with the device still: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), context
-    switches per second summed over threads (sampled every 20 ms so that threads that end are counted), and
+  - over S seconds with the device still: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), CPU in
+    µs per second from each thread's /proc/.../schedstat (nanoseconds on a CPU: no tick to round to), context
+    switches per second summed over threads (both sampled every 20 ms so that threads that end are counted), and
     Rss, Pss and Anonymous memory from /proc/PID/smaps_rollup;
   - the median reaction to N rotations done as a hand does them (0.5 s of gradual turn in 20 ms steps, then a
     random rest of 1 to 2.5 s), timed from the moment the hand stops to monitor-sensor's line, and to N
-    instantaneous changes;
+    instantaneous changes; with --rested-turns M, to M instantaneous changes after 12 to 15 s still each;
 and, for orientd alone, context switches over S seconds with the sensor present and no client at all.
 
 With --light, a polled ambient light sensor (`iio-poll-als`, read every 0.8 s by both) sits beside the
@@ -104,13 +105,16 @@ def cpu_seconds(path):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def switches(pid):
+def threads(pid):
+    """Per thread: (context switches, nanoseconds on a CPU)."""
     counts = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{tid}/status") as f:
                 status = dict(line.split(":", 1) for line in f if ":" in line)
-            counts[tid] = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                on_cpu = int(f.read().split()[0])
+            counts[tid] = (int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"]), on_cpu)
         except (FileNotFoundError, ProcessLookupError):
             pass
     return counts
@@ -122,27 +126,31 @@ def memory(pid):
 
 
 def still(daemons, seconds):
-    """CPU and context switches of each daemon over `seconds`, sampling threads every 20 ms."""
-    start = {d.label: (cpu_seconds(d.pid), switches(d.pid)) for d in daemons}
+    """CPU (ticks, and µs/s from schedstat) and context switches of each daemon over `seconds`, sampling threads
+    every 20 ms: a thread that ends takes its counts with it, so each thread's growth is summed from its first
+    sighting (from 0 for one born inside the window)."""
+    start = {d.label: (cpu_seconds(d.pid), threads(d.pid)) for d in daemons}
     first = {d.label: dict(start[d.label][1]) for d in daemons}
     last = {d.label: dict(start[d.label][1]) for d in daemons}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         time.sleep(0.02)
         for d in daemons:
-            for tid, count in switches(d.pid).items():
-                first[d.label].setdefault(tid, 0)  # born inside the window: counted from 0
+            for tid, count in threads(d.pid).items():
+                first[d.label].setdefault(tid, (0, 0))
                 last[d.label][tid] = count
     result = {}
     for d in daemons:
         used = cpu_seconds(d.pid) - start[d.label][0]
-        woke = sum(last[d.label][tid] - first[d.label][tid] for tid in last[d.label])
-        result[d.label] = (100 * used / seconds, woke / seconds, memory(d.pid))
+        woke = sum(last[d.label][tid][0] - first[d.label][tid][0] for tid in last[d.label])
+        on_cpu = sum(last[d.label][tid][1] - first[d.label][tid][1] for tid in last[d.label])
+        result[d.label] = (100 * used / seconds, woke / seconds, memory(d.pid), on_cpu / 1000 / seconds)
     return result
 
 
-def reactions(sensor, daemons, turns, gradual):
-    """Median reaction of each daemon, in ms, to `turns` rotations between portrait and landscape."""
+def reactions(sensor, daemons, turns, gradual, rest=(1.0, 2.5)):
+    """Median reaction of each daemon, in ms, to `turns` rotations between portrait and landscape, each after a
+    random rest drawn from `rest` (seconds)."""
     times = {d.label: [] for d in daemons}
     missed = {d.label: 0 for d in daemons}
     angle = 0
@@ -165,7 +173,7 @@ def reactions(sensor, daemons, turns, gradual):
             else:
                 times[d.label].append(1000 * (seen - stopped))
         angle = target
-        time.sleep(rng.uniform(1.0, 2.5))
+        time.sleep(rng.uniform(*rest))
     return {label: (statistics.median(values) if values else float("nan"), missed[label])
             for label, values in times.items()}
 
@@ -175,6 +183,8 @@ def main():
     parser.add_argument("orientd")
     parser.add_argument("--still", type=float, default=60)
     parser.add_argument("--turns", type=int, default=12)
+    parser.add_argument("--rested-turns", type=int, default=0,
+                        help="instant turns after 12 to 15 s still, where orientd reads at its rest rate")
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--light", action="store_true", help="a claimed light sensor beside the accelerometer")
     parser.add_argument("--orientd-arg", action="append", default=[])
@@ -200,13 +210,16 @@ def main():
         figures = still(daemons, args.still)
         hand = reactions(sensor, daemons, args.turns, gradual=True)
         jump = reactions(sensor, daemons, args.turns, gradual=False)
-        print(f"{'':18} {'CPU %':>7} {'ctx sw/s':>9} {'Rss MB':>7} {'Pss MB':>7} {'Anon MB':>8} "
-              f"{'hand turn ms':>13} {'instant ms':>11}")
+        # orientd reads a device still for 10 s at its rest rate: instant turns after 12 to 15 s still.
+        rested = reactions(sensor, daemons, args.rested_turns, gradual=False, rest=(12, 15)) if args.rested_turns else None
+        print(f"{'':18} {'CPU %':>7} {'CPU µs/s':>9} {'ctx sw/s':>9} {'Rss MB':>7} {'Pss MB':>7} {'Anon MB':>8} "
+              f"{'hand turn ms':>13} {'instant ms':>11}" + (f" {'rested ms':>10}" if rested else ""))
         for d in daemons:
-            cpu, woke, mem = figures[d.label]
+            cpu, woke, mem, micro = figures[d.label]
             (hand_ms, hand_missed), (jump_ms, jump_missed) = hand[d.label], jump[d.label]
-            print(f"{d.label:18} {cpu:7.3f} {woke:9.1f} {mem['Rss']:7.1f} {mem['Pss']:7.1f} {mem['Anonymous']:8.1f} "
-                  f"{hand_ms:10.0f}{'*' * hand_missed:3} {jump_ms:8.0f}{'*' * jump_missed:3}")
+            print(f"{d.label:18} {cpu:7.3f} {micro:9.0f} {woke:9.1f} {mem['Rss']:7.1f} {mem['Pss']:7.1f} {mem['Anonymous']:8.1f} "
+                  f"{hand_ms:10.0f}{'*' * hand_missed:3} {jump_ms:8.0f}{'*' * jump_missed:3}"
+                  + (f" {rested[d.label][0]:7.0f}{'*' * rested[d.label][1]:3}" if rested else ""))
         print(f"(still for {args.still:g} s, {args.turns} turns each; * marks a turn with no reaction within 3 s; "
               f"claimed: {' '.join(claims)})")
     finally:
@@ -216,9 +229,9 @@ def main():
     alone = Daemon("orientd", orientd_command + args.orientd_arg, sensor, claim=False)
     try:
         time.sleep(3)
-        cpu, woke, _ = still([alone], args.still)["orientd"]
+        cpu, woke, _, micro = still([alone], args.still)["orientd"]
         print(f"orientd with the sensor{'s' if args.light else ''} present and no client: {woke * args.still:.0f} context switches "
-              f"in {args.still:g} s, CPU {cpu:.3f} %")
+              f"in {args.still:g} s, CPU {cpu:.3f} % ({micro:.0f} µs/s)")
     finally:
         alone.stop()
 

@@ -33,6 +33,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// through sampling_frequency); the full rate returns at the first reading that differs. nil
     /// (`still-rate = off`): always `rate`.
     public var stillRate: Double? = 5
+    /// Samples per second once the device has been still for 10 s (a desk, a stand); nil (`rest-rate = off`): the
+    /// still rate. One above the still rate rests at the still rate; with `still-rate = off` there is no rest either.
+    public var restRate: Double? = 2
     public var sampling: SamplingPolicy = .onDemand
     /// Serve iio-sensor-proxy's net.hadess.SensorProxy on the system bus, for GNOME, KDE and Qt.
     public var dbus = false
@@ -71,6 +74,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
             throw ConfigurationError(
                 key: "still-rate",
                 message: "\(stillRate) must be at most rate (\(rate)) and faster than one sample per max-sample-gap (\(engine.classifier.maxSampleGap) s)")
+        }
+        // Above the still rate it rests at the still rate: a still-rate set lower alone is no error.
+        if let restRate, !(restRate > 0 && 1 / restRate < engine.classifier.maxSampleGap) {
+            throw ConfigurationError(
+                key: "rest-rate",
+                message: "\(restRate) must be faster than one sample per max-sample-gap (\(engine.classifier.maxSampleGap) s)")
         }
         guard maxClients >= 1 else { throw ConfigurationError(key: "max-clients", message: "must be at least 1") }
         guard requestTimeout > 0, requestTimeout <= 3600 else {

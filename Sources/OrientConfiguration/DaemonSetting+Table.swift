@@ -59,6 +59,11 @@ extension DaemonSetting {
             parse: { (text) throws(SettingValueError) in text == "off" ? nil : try SettingValue.number(text) },
             show: { $0.map { "\($0) Hz (once still for a second)" } ?? "off" }),
         DaemonSetting(
+            "rest-rate", .value("hz|off"), at: \.restRate, example: "1.5",
+            summary: "Samples per second once the device has been still for 10 s, or off (the still rate).",
+            parse: { (text) throws(SettingValueError) in text == "off" ? nil : try SettingValue.number(text) },
+            show: { $0.map { "\($0) Hz (once still for 10 s)" } ?? "off" }),
+        DaemonSetting(
             "sampling", .value("on-demand|always"), at: \.sampling, example: "always",
             summary: "When the sensor is open: on-demand (while a client is subscribed) or always.",
             parse: SettingValue.named, show: { $0.rawValue }),

@@ -45,6 +45,8 @@ struct ConfigurationFileTests {
         #expect(c.rate == 100)
         #expect(c.stillRate == 10)
         #expect(try ConfigurationFile.parse("still-rate = off\n", file: "o.conf").stillRate == nil)
+        #expect(try ConfigurationFile.parse("rest-rate = off\n", file: "o.conf").restRate == nil)
+        #expect(try ConfigurationFile.parse("rest-rate = 1.5\nstill-rate = 1.2\n", file: "o.conf").restRate == 1.5, "rests at the still rate")
         #expect(c.sampling == .always)
         #expect(c.dbus)
         #expect(c.controlGroup == "video")
@@ -112,6 +114,7 @@ struct ConfigurationFileTests {
         ("still-rate = 0.5\n", "bad.conf:1: still-rate: 0.5 must be at most rate (50.0) and faster than one sample per max-sample-gap"),
         ("rate = 2\nstill-rate = 5\n", "bad.conf:2: still-rate: 5.0 must be at most rate (2.0)"),
         ("still-rate = never\n", "bad.conf:1: still-rate: \"never\" is not a number"),
+        ("rest-rate = 0.8\n", "bad.conf:1: rest-rate: 0.8 must be faster than one sample per max-sample-gap"),
         ("rotate-in = sometimes\n", "bad.conf:1: rotate-in: expected always or tablet-mode, got \"sometimes\""),
         ("rotate-in = tabletmode\n", "bad.conf:1: rotate-in: expected always or tablet-mode"),
         ("tablet-mode-on-angle = wide\n", "bad.conf:1: tablet-mode-on-angle: \"wide\" is not a number"),

@@ -80,3 +80,37 @@ struct SamplingPaceTests {
         #expect(pace.period(after: portrait, at: 2.5) == 0.1)
     }
 }
+
+@Suite("Sampling pace at rest")
+struct SamplingPaceRestTests {
+    private let portrait = Vector3(0, -9.81, 0)
+
+    @Test("Still for 10 s: the rest rate; the first reading that moves returns to the full rate, and the rest starts over")
+    func restsAfterTenSeconds() {
+        var pace = SamplingPace(fullRate: 50, stillRate: 5, restRate: 2)
+        var time = 0.0
+        var periods: [(time: Double, period: Double)] = []
+        while time < 30 {
+            let period = pace.period(after: portrait, at: time)
+            periods.append((time, period))
+            time += period
+        }
+        #expect(periods.filter { $0.time >= 1 && $0.time < 10 }.allSatisfy { $0.period == 0.2 }, "the still rate up to 10 s")
+        #expect(periods.filter { $0.time >= 10 }.allSatisfy { $0.period == 0.5 }, "the rest rate from 10 s")
+        #expect(periods.contains { $0.time >= 10 })
+        let tilted = Vector3(9.81 * 0.0872, -9.81 * 0.9962, 0)
+        #expect(pace.period(after: tilted, at: time) == 0.02)
+        #expect(pace.period(after: tilted, at: time + 1.5) == 0.2, "still again: the still rate, not the rest rate")
+    }
+
+    @Test("No rest rate rests at the still rate; one above the still rate is the still rate")
+    func limits() {
+        var without = SamplingPace(fullRate: 50, stillRate: 5)
+        var above = SamplingPace(fullRate: 50, stillRate: 5, restRate: 20)
+        #expect(without.restPeriod == 0.2 && above.restPeriod == 0.2)
+        _ = without.period(after: portrait, at: 0)
+        _ = above.period(after: portrait, at: 0)
+        #expect(without.period(after: portrait, at: 20) == 0.2)
+        #expect(above.period(after: portrait, at: 20) == 0.2)
+    }
+}

@@ -1,5 +1,10 @@
 /// How long to wait before the next polled reading: the full rate while the device moves, a slow rate once it
-/// has been still for a while.
+/// has been still for a second, and a slower rest rate once it has been still for ``restAfter``.
+///
+/// Two steps, because the two kinds of stillness differ. A device put down or held between turns is often turned
+/// again within seconds, and the still rate (5 Hz) catches an instant turn in half the time iio-sensor-proxy's
+/// 700 ms poll does. A device still for longer (on a desk, on a stand) is read at the rest rate (2 Hz), where each
+/// reading costs about half of one of iio-sensor-proxy's, so that a long rest costs less than it does there.
 ///
 /// It lives beside the classifier, not in it: the classifier sees whatever samples come, with their own times,
 /// so replays and the scenario suite are unchanged. Any reading that differs from the still reference by more
@@ -8,23 +13,32 @@
 /// keyboard folded back under a display held still is a move. Pure and deterministic: time comes from the
 /// readings.
 public struct SamplingPace: Sendable, Equatable {
-    /// Seconds between readings while moving, and while still.
+    /// Seconds between readings while moving, while still, and at rest.
     public let fullPeriod: Double
     public let stillPeriod: Double
+    public let restPeriod: Double
     /// m/s² a reading may differ from the reference and still count as still (about 3° of tilt at 0.5).
     public let threshold: Double
     /// Seconds of steadiness at the full rate before slowing down: long enough for the classifier to settle.
     public let dwell: Double
+    /// Seconds of steadiness before the rest rate.
+    public let restAfter: Double
 
     private var reference: Vector3?
     private var baseReference: Vector3?
     private var steadySince = 0.0
 
-    public init(fullRate: Double, stillRate: Double, threshold: Double = 0.5, dwell: Double = 1.0) {
+    /// A still or rest rate above the one before it is that one: `restRate` nil rests at the still rate.
+    public init(
+        fullRate: Double, stillRate: Double, restRate: Double? = nil, threshold: Double = 0.5, dwell: Double = 1.0,
+        restAfter: Double = 10.0
+    ) {
         self.fullPeriod = 1 / fullRate
         self.stillPeriod = 1 / min(stillRate, fullRate)
+        self.restPeriod = max(stillPeriod, restRate.map { 1 / $0 } ?? stillPeriod)
         self.threshold = threshold
         self.dwell = dwell
+        self.restAfter = restAfter
     }
 
     /// Takes a reading (m/s², any fixed frame), and the base sensor's when there is one, at `time` (seconds) and
@@ -36,7 +50,8 @@ public struct SamplingPace: Sendable, Equatable {
             steadySince = time
             return fullPeriod
         }
-        return time - steadySince >= dwell ? stillPeriod : fullPeriod
+        let steady = time - steadySince
+        return steady >= restAfter ? restPeriod : steady >= dwell ? stillPeriod : fullPeriod
     }
 
     /// Whether the base reading is where it was: both absent, or both present and within the threshold.

@@ -77,7 +77,8 @@ final class LiveCapture {
         } wait: { stop.sleep($0) }
         guard let (udev, monitor) = watched else { return }
         lid = LidWatch(udev, logger: logger, deliver: deliver)
-        var pace = SamplingPace(fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate)
+        var pace = SamplingPace(
+            fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate, restRate: capture.restRate)
         var nextRead = monotonicSeconds()
         while !stop.isSet {
             if reader == nil {

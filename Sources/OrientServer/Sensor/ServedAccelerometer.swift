@@ -44,7 +44,7 @@ public struct ServedAccelerometer: ServedSensor {
     public var logName: String { "the sensor" }
 
     public static let reads = SettingsRead(whileRunning: [
-        "natural-orientation", "mount-matrix", "mount-repair", "rate", "still-rate", "sampling", "rotate-in",
+        "natural-orientation", "mount-matrix", "mount-repair", "rate", "still-rate", "rest-rate", "sampling", "rotate-in",
         "tablet-mode-on-angle", "tablet-mode-off-angle",
     ] + DaemonSetting.all.filter { $0.section == DaemonSetting.classifierSection }.map(\.name))
 
@@ -52,7 +52,9 @@ public struct ServedAccelerometer: ServedSensor {
         let c = settings.configuration
         var engine = c.engine
         engine.natural = settings.panel.natural
-        return SensorSettings(engine: engine, sampling: c.sampling, capture: CaptureSettings(rate: c.rate, stillRate: c.stillRate))
+        // `still-rate = off` reads at the full rate always: no rest either.
+        let capture = CaptureSettings(rate: c.rate, stillRate: c.stillRate, restRate: c.stillRate == nil ? nil : c.restRate)
+        return SensorSettings(engine: engine, sampling: c.sampling, capture: capture)
     }
 
     public static var defaultSettings: SensorSettings { SensorSettings() }
