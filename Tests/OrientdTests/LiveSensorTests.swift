@@ -92,8 +92,13 @@ struct LiveSensorTests {
         _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScales[0].attributes)
         let daemon = try DaemonHarness(["--rate", "50"], environment: testbed.environment)
         try daemon.waitUntilListening()
-        // The first gets open the sensor; learning takes a second, longer than a get waits.
+        // A subscriber holds the sensor open while 1 g is learned: learning a published scale's correction takes
+        // a second of readings, as long as a get waits, and a loaded machine opening the sensor for each get
+        // would never get there.
+        let subscriber = try LineClient(path: daemon.socket)
+        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        subscriber.close()
         #expect(waitFor { daemon.log.contains("closed the sensor") })
         let closed = daemon.log.components(separatedBy: "closed the sensor").count
         let reply = try LineClient(path: daemon.socket).request(#""op":"get""#)
