@@ -16,12 +16,6 @@ final class LiveCapture {
     private let logger: Logger
     private let learned: LearnedGravity
 
-    /// How the open sensor is read.
-    private enum Reader {
-        case polled(any PolledAccelerometer)
-        case buffered(IIOBufferedAccelerometer, openedAt: Double)
-    }
-
     /// A buffered device that delivers nothing for this long is read by polling instead (HID sensor hubs are
     /// known to stall: iio-sensor-proxy issues #135, #170, #212).
     static let stallLimit = 2.0
@@ -29,7 +23,7 @@ final class LiveCapture {
     /// until a read succeeds again: a sensor that only ever fails must not look like one that is still.
     static let failuresBeforeUnavailable = 5
 
-    private var reader: Reader?
+    private var reader: AccelerometerReader?
     private var candidate: AccelerometerCandidate?
     /// A convertible's keyboard sensor, read after each display reading.
     private let base: BaseFollower
@@ -190,95 +184,26 @@ final class LiveCapture {
         switch SensorSelection.choose(from: candidates, configured: configuration.device) {
         case .none(let reason):
             announceNoSensor(reason)
-        case .chosen(let chosen, let reason) where chosen.inputNode != nil:
-            openInput(chosen, node: chosen.inputNode!, reason: reason)
         case .chosen(let chosen, let reason):
+            let opened: OpenedAccelerometer
             do {
-                if chosen.bufferOnly, let file = ScanFileAccelerometer.emulatedFile(forDevice: chosen.id) {
-                    try openScanFile(chosen, file: file, reason: reason)
-                    return
-                }
-                let device = try IIODevice(id: chosen.id, requestedRate: capture.rate)
-                bufferedPeriod = 1 / capture.rate
-                var opened: Reader = .polled(IIOPolledAccelerometer(device))
-                var pollingReason: String?
-                let access = BufferedAccess(deviceID: chosen.id, sysfsPath: chosen.path)
-                if buffered, !access.isPermitted {
-                    pollingReason = access.explanation
-                    logger.warning("\(chosen.id): polling: \(access.explanation)")
-                } else if buffered {
-                    do {
-                        opened = .buffered(try IIOBufferedAccelerometer(device), openedAt: monotonicSeconds())
-                    } catch {
-                        pollingReason = "no buffered capture: \(error)"
-                        logger.info("\(chosen.id): no buffered capture (\(error)); polling")
-                    }
-                }
-                let (matrix, source) = mountMatrix(of: chosen)
-                base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil })
-                let mode: SensorDescription.CaptureMode = if case .buffered = opened { .buffered } else { .polled }
-                adopt(
-                    opened, chosen, scale: device.scale, clock: device.timestampClock, using: "using \(chosen.id): \(reason)",
-                    description: SensorDescription(
-                        id: chosen.id, name: device.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: mode,
-                        rate: device.rate ?? capture.rate, mountMatrix: matrix, mountMatrixSource: source,
-                        scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason))
+                opened = try AccelerometerOpening(capture: capture, logger: logger).open(chosen, reason: reason, buffered: buffered)
             } catch {
-                announceNoSensor("cannot open \(chosen.id): \(error)")
+                announceNoSensor("cannot \(chosen.inputNode == nil ? "open" : "read") \(chosen.id): \(error)")
+                return
             }
+            bufferedPeriod = 1 / capture.rate
+            if opened.hasBase { base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil }) }
+            adopt(opened, chosen)
         }
     }
 
-    /// Opens an accelerometer that is an input device: read by polling, at iio-sensor-proxy's scale for them, with no
-    /// base sensor beside it. Opening one asks nothing of it, so it is read once first: one that cannot be read (no
-    /// absolute axes) is no sensor, tried again as an IIO device that fails to open is.
-    private func openInput(_ chosen: AccelerometerCandidate, node: String, reason: String) {
-        let input = InputAccelerometer(id: chosen.id, node: node)
-        do {
-            _ = try input.read()
-        } catch {
-            announceNoSensor("cannot read \(chosen.id): \(error)")
-            return
-        }
-        let (matrix, source) = mountMatrix(of: chosen)
-        adopt(
-            .polled(input), chosen, scale: InputAccelerometer.scale, clock: nil,
-            using: "using \(chosen.id) (\(node), an input device): \(reason)",
-            description: SensorDescription(
-                id: chosen.id, name: chosen.name ?? chosen.id, location: chosen.location, mode: .polled, rate: capture.rate,
-                mountMatrix: matrix, mountMatrixSource: source, scaleSource: .device,
-                pollingReason: "an input device, read through EVIOCGABS"))
-    }
-
-    /// Opens a buffer-only accelerometer that umockdev emulates without a node, its scans read from `file`
-    /// (``ScanFileAccelerometer``) at the polling pace, with no base sensor beside it.
-    private func openScanFile(_ chosen: AccelerometerCandidate, file: String, reason: String) throws(SensorError) {
-        let reader = try ScanFileAccelerometer(id: chosen.id, sysfsPath: chosen.path, file: file)
-        let (matrix, source) = mountMatrix(of: chosen)
-        adopt(
-            .polled(reader), chosen, scale: reader.scale, clock: nil,
-            using: "using \(chosen.id) (its buffer's scans read from \(file), as under umockdev it has no node): \(reason)",
-            description: SensorDescription(
-                id: chosen.id, name: reader.name ?? chosen.name ?? chosen.id, location: chosen.location, mode: .buffered,
-                rate: capture.rate, mountMatrix: matrix, mountMatrixSource: source,
-                scaleSource: reader.scale == nil ? .learned : .device))
-    }
-
-    /// The candidate's mount matrix and where it came from; each problem met on the way is logged.
-    private func mountMatrix(of chosen: AccelerometerCandidate) -> (MountMatrix, SensorDescription.MatrixSource) {
-        let (matrix, source, problems) = chosen.mountMatrix()
-        for problem in problems { logger.warning("\(problem)") }
-        return (matrix, source)
-    }
-
-    /// Takes `opened` as the sensor read from now on, whichever kind of device it is: its readings scaled by `scale`
-    /// (`nil`: learned at rest) and corrected by what was learned of it before, its times on `clock`; logs `using`
-    /// and tells the consumer it opened, as `description` says.
-    private func adopt(
-        _ opened: Reader, _ chosen: AccelerometerCandidate, scale: Vector3?, clock: TimestampClock?, using: String,
-        description: SensorDescription
-    ) {
-        reader = opened
+    /// Takes `opened` as the sensor read from now on: its readings scaled by its scale (`nil`: learned at rest) and
+    /// corrected by what was learned of it before, its times on its clock; logs what it uses and tells the consumer
+    /// it opened.
+    private func adopt(_ opened: OpenedAccelerometer, _ chosen: AccelerometerCandidate) {
+        let (scale, clock) = (opened.scale, opened.clock)
+        reader = opened.reader
         candidate = chosen
         let learnedBefore = learned.correction(id: chosen.id, publishedScale: scale)
         readings = ScaledReadings(scale: scale, learnedBefore: learnedBefore)
@@ -290,8 +215,8 @@ final class LiveCapture {
         } else if scale == nil {
             logger.notice("\(chosen.id) reports no scale: learning 1 g from readings at rest")
         }
-        logger.info("\(using)")
-        displayDescription = description
+        logger.info("\(opened.using)")
+        displayDescription = opened.description
         if let described { deliver(.opened(described)) }
     }
 
