@@ -113,19 +113,38 @@ struct BufferedSensorTests {
         #expect(current.hasPrefix("accel_3d-dev0"))
     }
 
-    @Test("A buffered device that delivers nothing is read by polling after 2 s")
+    @Test("A buffered device that delivers nothing is opened again after 2 s, and read by polling after 2 s more")
     func stallFallsBackToPolling() throws {
         let testbed = try UmockdevTestbed()
         try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (0, 256, 0)))
         let daemon = try run(testbed)
         let state = try daemon.poll { $0.device == "portrait-upside-down" }
         #expect(state?.device == "portrait-upside-down", "\(daemon.log)")
-        #expect(daemon.log.contains("delivered nothing"))
+        let log = daemon.log
+        let reopened = try #require(log.range(of: "buffered capture delivered nothing for 2.0 s; opening it again"), "\(log)")
+        let polled = try #require(log.range(of: "delivered nothing for 2.0 s again after it was opened again; polling instead"))
+        #expect(reopened.upperBound < polled.lowerBound)
         #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
         daemon.signal(SIGTERM)
-        let doctor = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: testbed.environment)
-        #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s"), "\(doctor.stdout)")
+        let doctor = try OrientdProcess.run(["doctor", "--seconds", "6"], environment: testbed.environment)
+        #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s, nor for 2 s more once opened again"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("Orientation: portrait-upside-down"))
+    }
+
+    @Test("A buffered device that stalls and delivers again once opened again stays buffered; the log says it recovered")
+    func stallThenRecovers() throws {
+        let testbed = try UmockdevTestbed()
+        // Polling would read the raw attributes: landscape-right. The scans say portrait, then landscape-left.
+        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
+        let daemon = try run(testbed)
+        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 50, rate: 50)
+        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
+        #expect(waitFor(timeout: 10) { daemon.log.contains("opening it again") }, "\(daemon.log)")
+        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]), count: 250, rate: 50)
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
+        #expect(daemon.log.contains("buffered capture delivers again, opened again"))
+        #expect(!daemon.log.contains("polling instead"), "\(daemon.log)")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
     }
 
     @Test("Still for a second, a buffered device is asked for the still rate; the first scan that differs asks for the full rate")

@@ -16,8 +16,9 @@ final class LiveCapture {
     private let logger: Logger
     private let learned: LearnedGravity
 
-    /// A buffered device that delivers nothing for this long is read by polling instead (HID sensor hubs are
-    /// known to stall: iio-sensor-proxy issues #135, #170, #212).
+    /// A buffered device that delivers nothing for this long is opened again, and read by polling instead when it
+    /// stays silent that long once more (HID sensor hubs are known to stall: iio-sensor-proxy issues #135, #170,
+    /// #212; 3.8 and later poll a buffer that gives nothing).
     static let stallLimit = 2.0
     /// Polled reads failing this many times in a row (about 1.5 s with the backoff) make the sensor unavailable
     /// until a read succeeds again: a sensor that only ever fails must not look like one that is still.
@@ -36,6 +37,8 @@ final class LiveCapture {
     /// What `.opened` says about the open display sensor, its base aside (see ``described``).
     private var displayDescription: SensorDescription?
     private var lastDelivery = 0.0
+    /// The buffered device stalled and was opened again; nothing has come since.
+    private var reopenedAfterStall = false
     /// The sampling period last asked of a buffered device: the full rate's when opened, the still rate's once still.
     private var bufferedPeriod = 0.0
     /// The lid switch, polled with the udev monitor; opened once udev can be asked.
@@ -108,7 +111,8 @@ final class LiveCapture {
         return next < monotonicSeconds() - period ? monotonicSeconds() + period : next
     }
 
-    /// Takes what a buffered sensor has given since the last time; polls it instead once it fails or stalls.
+    /// Takes what a buffered sensor has given since the last time; polls it instead once it fails, or once it
+    /// stalls, is opened again, and stalls again.
     private func readBuffered(
         _ buffered: IIOBufferedAccelerometer, openedAt: Double, pace: inout SamplingPace, udev: UdevSession
     ) {
@@ -121,7 +125,13 @@ final class LiveCapture {
                     wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
                 }
             }
-            if !readings.isEmpty { lastDelivery = monotonicSeconds() }
+            if !readings.isEmpty {
+                lastDelivery = monotonicSeconds()
+                if reopenedAfterStall {
+                    reopenedAfterStall = false
+                    logger.notice("\(buffered.device.id): buffered capture delivers again, opened again")
+                }
+            }
             // Still: the device itself samples slowly (a HID hub then wakes the host less); at the first
             // reading that differs, back to the full rate.
             if let wanted, wanted != bufferedPeriod {
@@ -139,9 +149,17 @@ final class LiveCapture {
             fallBackToPolling(udev)
             return
         }
-        if monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit {
-            logger.warning("\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; polling instead")
+        guard monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit else { return }
+        if reopenedAfterStall {
+            logger.warning(
+                "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s again after it was opened again; polling instead")
+            reopenedAfterStall = false
             fallBackToPolling(udev)
+        } else {
+            logger.warning("\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; opening it again")
+            reopenedAfterStall = true
+            reader = nil
+            open(udev, buffered: true)
         }
     }
 
@@ -266,6 +284,7 @@ final class LiveCapture {
         base.close()
         candidate = nil
         failures = 0
+        reopenedAfterStall = false
         deliver(.lost(reason: reason))
     }
 

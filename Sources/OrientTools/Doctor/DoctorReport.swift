@@ -282,7 +282,7 @@ package struct DoctorReport: Codable {
             }
         }
         if modes.count > 1, modes.first == .buffered {
-            warnings.append("buffered capture delivered nothing for 2 s, so orientd polls this sensor instead")
+            warnings.append("buffered capture delivered nothing for 2 s, nor for 2 s more once opened again, so orientd polls this sensor instead")
         }
         guard let engine else { return }
         let matrix = engine.orientation.mountMatrix
