@@ -155,6 +155,36 @@ struct HIDSensorTests {
         #expect(setup.level() == "d 125", "the last reading is kept after release")
     }
 
+    @Test("Light and compass: a buffer that gives no scan is opened again after 2 s, then its raw attribute is polled; the readings come through the claims")
+    func silentBuffersArePolled() throws {
+        let setup = try Setup(light: false)
+        var light = HIDSensor.light
+        light.attributes[0] = "in_intensity_both_raw=420"
+        var compass = HIDSensor.compass
+        compass.attributes[0] = "in_rot_from_north_magnetic_tilt_comp_raw=900"
+        try light.add(to: setup.testbed)
+        try compass.add(to: setup.testbed)
+        try setup.startOrientd()
+        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
+        let client = try setup.client(watching: true)
+        // No scan ever comes: each claim is answered at its bound, and the polled value follows.
+        #expect(client.ask("claim-light") == "ok")
+        #expect(client.ask("claim-compass") == "ok")
+        #expect(waitFor(timeout: 10) { setup.level() == "d 42" }, "420 raw at scale 0.1: \(setup.daemon.log)")
+        #expect(waitFor(timeout: 10) { Self.compass(setup) == "d 90" }, "\(setup.daemon.log)")
+        #expect(client.waitForLine { $0.contains("'LightLevel': <42.0>") } != nil, "sent to the claimant: \(client.lines)")
+        let log = setup.daemon.log
+        for (id, node, raw) in [("iio:device1", "/dev/iio:device1", "in_intensity_both_raw"), ("iio:device2", "/dev/iio:device2", "in_rot_from_north_magnetic_tilt_comp_raw")] {
+            let again = try #require(log.range(of: "\(id): \(node) gave no scan within 2.0 s of opening; opening it again"), "\(log)")
+            let polled = try #require(log.range(of: "\(id): \(node) gave no scan within 2.0 s of opening again; reading "), "\(log)")
+            #expect(again.upperBound < polled.lowerBound)
+            #expect(log.contains(raw + " instead"))
+        }
+        // Polled from now on: a new raw value is read at the next interval.
+        try setup.testbed.set(light.sysfsPath, "in_intensity_both_raw", "1000")
+        #expect(waitFor { setup.level() == "d 100" }, "\(setup.daemon.log)")
+    }
+
     @Test("Light: claims per client; the last claimant leaving the bus closes it")
     func lightClaimantLeaves() throws {
         let setup = try Setup(light: false)

@@ -5,7 +5,8 @@ import OrientSampleSource
 /// A HID sensor hub's compass (hid-sensor-magn-3d), read as iio-sensor-proxy 3.x reads its `iio-buffer-compass`:
 /// channel `in_rot_from_north_magnetic_tilt_comp` through the buffer, triggered by `magn_3d-dev<N>`; the heading in
 /// degrees is (raw + offset) × scale, the scale from the channel's own `_scale` else `in_rot_scale`. Every 0.7 s it
-/// reads the last complete scan (the last heading stands between scans; nothing before the first).
+/// reads the last complete scan (the last heading stands between scans; nothing before the first). A buffer that
+/// gives no scan is opened again, then polled (``HIDChannelReader``).
 final class IIOBufferedCompass: PolledReadingDriver {
     static let kind = SensorKind.compass
     static let raisesSamplingFrequencyWhenOpened = true
@@ -19,14 +20,13 @@ final class IIOBufferedCompass: PolledReadingDriver {
     }
 
     let interval = IIOBufferedCompass.readInterval
-    private let buffer: IIOBufferedChannel
+    private let buffer: HIDChannelReader
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        buffer = try IIOBufferedChannel(device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", logger: logger)
+        buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", logger: logger)
     }
 
     func read() throws(AttributeFault) -> Reading? {
-        try buffer.drain()
-        return buffer.value.map { .compass(heading: $0) }
+        try buffer.read().map { .compass(heading: $0) }
     }
 }

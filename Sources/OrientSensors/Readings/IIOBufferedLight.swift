@@ -11,7 +11,8 @@ import Glibc
 /// (raw + offset) × scale, the scale from `in_intensity_both_scale` else `in_intensity_scale`, in lux (HID
 /// sensors report lux, whatever IIO calls the channel). Every 0.7 s it reads the last complete scan; a hub reports
 /// on change, so between scans the last one's level stands (and is read again: the light filter needs a second
-/// reading to confirm a change). Nothing is read before the first scan.
+/// reading to confirm a change). Nothing is read before the first scan; a buffer that gives none is opened again,
+/// then polled (``HIDChannelReader``).
 final class IIOBufferedLight: PolledReadingDriver {
     static let kind = SensorKind.light
     static let raisesSamplingFrequencyWhenOpened = true
@@ -25,15 +26,14 @@ final class IIOBufferedLight: PolledReadingDriver {
     }
 
     let interval = IIOBufferedLight.readInterval
-    private let buffer: IIOBufferedChannel
+    private let buffer: HIDChannelReader
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        buffer = try IIOBufferedChannel(device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als", logger: logger)
+        buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als", logger: logger)
     }
 
     func read() throws(AttributeFault) -> Reading? {
-        try buffer.drain()
-        return buffer.value.map { .light(level: $0, unit: .lux) }
+        try buffer.read().map { .light(level: $0, unit: .lux) }
     }
 }
 

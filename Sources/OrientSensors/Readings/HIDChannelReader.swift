@@ -1,0 +1,71 @@
+import Logging
+
+/// A HID sensor hub's channel read through its buffer (``IIOBufferedChannel``), with iio-sensor-proxy 3.8's
+/// answer to a buffer that gives nothing: no scan within ``silenceLimit`` of opening, it is opened again (buffer,
+/// trigger and sampling frequency set anew); none within as long again, its raw attribute (`in_<channel>_raw`,
+/// which powers the sensor up for each read) is polled instead, value = (raw + offset) × scale. Each step is one
+/// line in the log, and so is a first scan after being opened again.
+///
+/// A hub reports on change, so a buffer silent after its first scan is a steady room, not a stall: only the wait
+/// for the first scan is bounded. Used on its capture's thread only.
+final class HIDChannelReader {
+    static let silenceLimit = 2.0
+
+    private let open: () throws(AttributeFault) -> IIOBufferedChannel
+    private let id: String
+    private let rawPath: String
+    private let logger: Logger
+    /// Nil once polled.
+    private var buffer: IIOBufferedChannel?
+    private var openedAt: Double
+    private var reopened = false
+    private var polled: (offset: Double, scale: Double)?
+
+    /// Opens the channel as ``IIOBufferedChannel`` does; see there for the arguments.
+    init(device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, logger: Logger) throws(AttributeFault) {
+        open = { () throws(AttributeFault) in
+            try IIOBufferedChannel(device: device, channel: channel, sharedPrefix: sharedPrefix, trigger: trigger, logger: logger)
+        }
+        id = device.id
+        rawPath = device.attributePath("in_\(channel)_raw")
+        self.logger = logger
+        buffer = try open()
+        openedAt = monotonicSeconds()
+    }
+
+    /// The value now: the last complete scan's, or the raw attribute's once polled; nil before the first.
+    func read() throws(AttributeFault) -> Double? {
+        if let polled {
+            return (try readNumber(rawPath) + polled.offset) * polled.scale
+        }
+        guard let buffer else { return nil }
+        try buffer.drain()
+        if let value = buffer.value {
+            if reopened {
+                reopened = false
+                logger.notice("\(id): \(buffer.nodePath) gave its first scan once opened again")
+            }
+            openedAt = -.infinity  // a first scan came: silence from now on is a steady room
+            return value
+        }
+        guard monotonicSeconds() - openedAt > Self.silenceLimit else { return nil }
+        let scaling = (offset: buffer.offset, scale: buffer.scale)
+        self.buffer = nil  // closed first: the device takes one buffer at a time
+        if !reopened {
+            logger.warning("\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening; opening it again")
+            reopened = true
+            openedAt = monotonicSeconds()
+            do {
+                self.buffer = try open()
+                return nil
+            } catch {
+                logger.warning("\(id): cannot open it again (\(error)); reading \(rawPath) instead")
+            }
+        } else {
+            logger.warning(
+                "\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening again; reading \(rawPath) instead")
+        }
+        polled = scaling
+        return try read()
+    }
+}
