@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "OrientTools",
             dependencies: [
-                "OrientCore", "OrientTrace", "OrientPosix", "OrientSampleSource", "OrientSensors",
+                "OrientCore", "OrientTrace", "OrientPosix", "OrientProtocol", "OrientSampleSource", "OrientSensors",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -87,11 +87,14 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// The one-value sensors (light, proximity, compass) the daemon serves, in its order; `nil` from a daemon that
     /// does not say.
     public var readingSensors: [ReadingSensor]?
+    /// Each sensor that ran into something since the daemon started (``Incidents``); nil when the daemon does not
+    /// say, empty when nothing happened.
+    public var incidents: [Incidents]?
 
     public init(
         version: String, uptime: Double, subscribers: Int, sampling: String, naturalOrientation: String? = nil,
         naturalOrientationSource: String? = nil, sensorState: SensorState, sensor: Sensor?, reportsBase: Bool = true,
-        readingSensors: [ReadingSensor]? = nil
+        readingSensors: [ReadingSensor]? = nil, incidents: [Incidents]? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -103,6 +106,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.sensor = sensor
         self.reportsBase = reportsBase
         self.readingSensors = readingSensors
+        self.incidents = incidents
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +132,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         // Null without a base sensor, so that a client can tell that from an older daemon.
         if reportsBase { try detail.encode(sensor?.base, forKey: .base) }
         try encodeReadings(into: &members)
+        try members.encodeIfPresent(incidents, forKey: .incidents)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -139,6 +144,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         naturalOrientation = try members.decodeIfPresent(String.self, forKey: .naturalOrientation)
         naturalOrientationSource = try members.decodeIfPresent(String.self, forKey: .naturalOrientationSource)
         readingSensors = try Self.decodeReadings(from: members)
+        incidents = try members.decodeIfPresent([Incidents].self, forKey: .incidents)
         let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
         sensorState = try detail.decode(SensorState.self, forKey: .state)
         reportsBase = detail.contains(.base)

@@ -14,4 +14,5 @@ enum WireKey: String, CodingKey {
     case readings, light, proximity, compass, present, level, unit, near, open, interval
     case foundBy = "found-by"
     case nearLevel = "near-level"
+    case incidents
 }

@@ -66,4 +66,6 @@ public enum ReadingEvent: Sendable, Equatable {
     case lost(reason: String)
     /// No sensor of this kind is present (at start, or after the last one went away). Not fatal: the source waits.
     case noSensor(reason: String)
+    /// Something the capture ran into and handled on its own, as the log said it (``SensorEvent/incident(_:)``).
+    case incident(String)
 }

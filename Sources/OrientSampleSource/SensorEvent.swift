@@ -22,6 +22,9 @@ public enum SensorEvent: Sendable, Equatable {
     case lost(reason: String)
     /// No usable sensor is present (at start, or after the last one went away). Not fatal: sources keep waiting.
     case noSensor(reason: String)
+    /// Something the capture ran into and handled on its own (a buffer that gave nothing, opened again or polled;
+    /// one that delivers again), as the log said it: counted in `status`, shown by `orientd doctor`.
+    case incident(String)
     /// A replayed trace ran out (sources that end send this last).
     case sourceEnded
 }

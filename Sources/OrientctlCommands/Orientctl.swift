@@ -24,8 +24,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The daemon's socket (default: $ORIENTD_SOCKET, else /run/orientd/orientd.sock).")
     var socket: String?
 
-    var path: String {
-        if let socket { return socket }
-        return environmentValue("ORIENTD_SOCKET") ?? "/run/orientd/orientd.sock"
-    }
+    var path: String { socket ?? Self.defaultPath }
+
+    /// $ORIENTD_SOCKET, else /run/orientd/orientd.sock.
+    static var defaultPath: String { environmentValue("ORIENTD_SOCKET") ?? "/run/orientd/orientd.sock" }
 }

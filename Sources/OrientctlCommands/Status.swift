@@ -24,6 +24,12 @@ extension Orientctl {
             return line
         }
 
+        /// One line for what a sensor ran into: `accelerometer: 2 incidents since start, the last at 12.5 s: …`.
+        static func describe(_ incidents: StatusReport.Incidents) -> String {
+            let count = incidents.count == 1 ? "1 incident" : "\(incidents.count) incidents"
+            return "\(incidents.sensor): \(count) since start, the last at \(StateText.number(incidents.at)) s: \(incidents.last)"
+        }
+
         func run() async throws {
             try await reportingErrors {
                 let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
@@ -38,7 +44,10 @@ extension Orientctl {
                 if let natural = report.naturalOrientation {
                     printLine("natural orientation: \(natural)" + (report.naturalOrientationSource.map { " (\($0))" } ?? ""))
                 }
-                defer { for sensor in report.readingSensors ?? [] { printLine(Self.describe(sensor)) } }
+                defer {
+                    for sensor in report.readingSensors ?? [] { printLine(Self.describe(sensor)) }
+                    for incident in report.incidents ?? [] { printLine(Self.describe(incident)) }
+                }
                 guard let sensor = report.sensor else {
                     printLine("sensor: \(report.sensorState.rawValue)")
                     return

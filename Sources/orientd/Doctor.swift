@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import OrientCore
 import OrientTools
+import OrientctlCommands
 import OrientSensors
 
 extension Orientd {
@@ -14,7 +15,9 @@ extension Orientd {
                 Reads the sensor for a few seconds through the same code as the daemon (stop the orientd service \
                 first if the sensor cannot be shared). On a convertible it also shows the base (keyboard) sensor, \
                 and the hinge angle and posture both sensors give. For the same seconds it reads the light and \
-                proximity sensors and the compass, and warns when a light sensor reads one value, or 0, throughout. Exit status: 0 \
+                proximity sensors and the compass, and warns when a light sensor reads one value, or 0, throughout. Last, \
+                it asks the running daemon what its own sensors ran into since it started (a stalled buffer opened \
+                again or polled, a sensor lost, a resume). Exit status: 0 \
                 when a sensor was read, 69 when none could be.
                 """
         )
@@ -37,6 +40,9 @@ extension Orientd {
         @Flag(help: "Print a JSON document instead.")
         var json = false
 
+        @Option(help: "The running daemon's socket, asked what its sensors ran into since it started (default: $ORIENTD_SOCKET, else /run/orientd/orientd.sock).")
+        var socket: String?
+
         func validate() throws {
             guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in 0 < s <= 60") }
             if let mountMatrix {
@@ -44,12 +50,23 @@ extension Orientd {
             }
         }
 
+        /// What the daemon at `path` says its sensors ran into, from its `status`; why not, when it does not answer.
+        static func runningDaemon(at path: String) async -> DoctorReport.RunningDaemon {
+            switch await RunningDaemonStatus.fetch(path: path) {
+            case .failure(let error):
+                return DoctorReport.RunningDaemon(socket: path, unreachable: error.message)
+            case .success(let status):
+                return DoctorReport.RunningDaemon(socket: path, uptime: status.uptime, incidents: status.incidents ?? [])
+            }
+        }
+
         func run() async throws {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .critical) }
             let override = try mountMatrix.map { try MountMatrix(parsing: $0) }
-            let report = await DoctorReport.examine(
+            var report = await DoctorReport.examine(
                 device: device, mountMatrixOverride: override, seconds: seconds,
                 panel: PanelDiscovery.resolve(naturalOrientation))
+            report.daemon = await Self.runningDaemon(at: socket ?? RunningDaemonStatus.defaultSocket)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -124,10 +124,23 @@ struct BufferedSensorTests {
         let reopened = try #require(log.range(of: "buffered capture delivered nothing for 2.0 s; opening it again"), "\(log)")
         let polled = try #require(log.range(of: "delivered nothing for 2.0 s again after it was opened again; polling instead"))
         #expect(reopened.upperBound < polled.lowerBound)
-        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode == "polled" }?.sensorInfo?.mode == "polled")
+        let status = try daemon.poll(op: "status") { $0.sensorInfo?.mode == "polled" }
+        #expect(status?.sensorInfo?.mode == "polled")
+        // Both steps are counted in status, and orientctl status and orientd doctor show them.
+        let incidents = try #require(status?.statusReport?.incidents?.first, "\(String(describing: status))")
+        #expect(incidents.sensor == "accelerometer" && incidents.count == 2, "\(incidents)")
+        #expect(incidents.last.hasSuffix("again after it was opened again; polling instead"), "\(incidents)")
+        let ctl = try OrientdProcess.run(["--socket", daemon.socket, "status"], executable: OrientdProcess.orientctl)
+        #expect(ctl.stdout.contains("accelerometer: 2 incidents since start, the last at "), "\(ctl.stdout)")
+        let asked = try OrientdProcess.run(["doctor", "--seconds", "0.5", "--socket", daemon.socket], environment: testbed.environment)
+        #expect(asked.stdout.contains("The daemon (\(daemon.socket)), up "), "\(asked.stdout)")
+        #expect(asked.stdout.contains("  accelerometer: 2 times since it started; the last, at "), "\(asked.stdout)")
         daemon.signal(SIGTERM)
-        let doctor = try OrientdProcess.run(["doctor", "--seconds", "6"], environment: testbed.environment)
-        #expect(doctor.stdout.contains("buffered capture delivered nothing for 2 s, nor for 2 s more once opened again"), "\(doctor.stdout)")
+        let doctor = try OrientdProcess.run(
+            ["doctor", "--seconds", "6", "--socket", daemon.socket], environment: testbed.environment)
+        #expect(doctor.stdout.contains("The daemon: not asked: orientd is not running (cannot connect to \(daemon.socket)"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("buffered capture delivered nothing for 2.0 s; opening it again"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("again after it was opened again; polling instead"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("Orientation: portrait-upside-down"))
     }
 

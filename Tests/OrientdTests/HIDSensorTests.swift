@@ -183,6 +183,11 @@ struct HIDSensorTests {
         // Polled from now on: a new raw value is read at the next interval.
         try setup.testbed.set(light.sysfsPath, "in_intensity_both_raw", "1000")
         #expect(waitFor { setup.level() == "d 100" }, "\(setup.daemon.log)")
+        // status counts the light sensor's two steps; the compass's are not shown on the socket.
+        let incidents = try setup.daemon.poll(op: "status") { $0.statusReport?.incidents?.isEmpty == false }?.statusReport?.incidents
+        #expect(incidents?.map(\.sensor) == ["light"], "\(String(describing: incidents))")
+        #expect(incidents?.first?.count == 2)
+        #expect(incidents?.first?.last.hasSuffix("in_intensity_both_raw instead") == true)
     }
 
     @Test("Light: claims per client; the last claimant leaving the bus closes it")

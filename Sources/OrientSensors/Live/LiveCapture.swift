@@ -129,7 +129,7 @@ final class LiveCapture {
                 lastDelivery = monotonicSeconds()
                 if reopenedAfterStall {
                     reopenedAfterStall = false
-                    logger.notice("\(buffered.device.id): buffered capture delivers again, opened again")
+                    incident(.notice, "\(buffered.device.id): buffered capture delivers again, opened again")
                 }
             }
             // Still: the device itself samples slowly (a HID hub then wakes the host less); at the first
@@ -151,12 +151,13 @@ final class LiveCapture {
         }
         guard monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit else { return }
         if reopenedAfterStall {
-            logger.warning(
+            incident(
+                .warning,
                 "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s again after it was opened again; polling instead")
             reopenedAfterStall = false
             fallBackToPolling(udev)
         } else {
-            logger.warning("\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; opening it again")
+            incident(.warning, "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; opening it again")
             reopenedAfterStall = true
             reader = nil
             open(udev, buffered: true)
@@ -171,7 +172,7 @@ final class LiveCapture {
             let wasUnavailable = failures >= Self.failuresBeforeUnavailable
             failures = 0
             if wasUnavailable, let described {
-                logger.notice("\(described.id) reads again")
+                incident(.notice, "\(described.id) reads again")
                 deliver(.opened(described))
             }
             return reading
@@ -286,6 +287,12 @@ final class LiveCapture {
         failures = 0
         reopenedAfterStall = false
         deliver(.lost(reason: reason))
+    }
+
+    /// Logs what the capture ran into and handled, and tells the consumer (`status` counts it).
+    private func incident(_ level: Logger.Level, _ text: String) {
+        logger.log(level: level, "\(text)")
+        deliver(.incident(text))
     }
 
     private func announceNoSensor(_ reason: String) {

@@ -20,6 +20,8 @@ final class HIDChannelReader {
     private var openedAt: Double
     private var reopened = false
     private var polled: (offset: Double, scale: Double)?
+    /// What was logged since ``takeIncidents()``.
+    private var incidents: [String] = []
 
     /// Opens the channel as ``IIOBufferedChannel`` does; see there for the arguments.
     init(device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, logger: Logger) throws(AttributeFault) {
@@ -33,6 +35,17 @@ final class HIDChannelReader {
         openedAt = monotonicSeconds()
     }
 
+    /// What it ran into since the last call, as it logged it.
+    func takeIncidents() -> [String] {
+        defer { incidents = [] }
+        return incidents
+    }
+
+    private func note(_ level: Logger.Level, _ text: String) {
+        logger.log(level: level, "\(text)")
+        incidents.append(text)
+    }
+
     /// The value now: the last complete scan's, or the raw attribute's once polled; nil before the first.
     func read() throws(AttributeFault) -> Double? {
         if let polled {
@@ -43,7 +56,7 @@ final class HIDChannelReader {
         if let value = buffer.value {
             if reopened {
                 reopened = false
-                logger.notice("\(id): \(buffer.nodePath) gave its first scan once opened again")
+                note(.notice, "\(id): \(buffer.nodePath) gave its first scan once opened again")
             }
             openedAt = -.infinity  // a first scan came: silence from now on is a steady room
             return value
@@ -52,17 +65,18 @@ final class HIDChannelReader {
         let scaling = (offset: buffer.offset, scale: buffer.scale)
         self.buffer = nil  // closed first: the device takes one buffer at a time
         if !reopened {
-            logger.warning("\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening; opening it again")
+            note(.warning, "\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening; opening it again")
             reopened = true
             openedAt = monotonicSeconds()
             do {
                 self.buffer = try open()
                 return nil
             } catch {
-                logger.warning("\(id): cannot open it again (\(error)); reading \(rawPath) instead")
+                note(.warning, "\(id): cannot open it again (\(error)); reading \(rawPath) instead")
             }
         } else {
-            logger.warning(
+            note(
+                .warning,
                 "\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening again; reading \(rawPath) instead")
         }
         polled = scaling

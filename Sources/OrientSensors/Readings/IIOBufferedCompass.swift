@@ -26,6 +26,8 @@ final class IIOBufferedCompass: PolledReadingDriver {
         buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", logger: logger)
     }
 
+    func takeIncidents() -> [String] { buffer.takeIncidents() }
+
     func read() throws(AttributeFault) -> Reading? {
         try buffer.read().map { .compass(heading: $0) }
     }

@@ -32,6 +32,8 @@ final class IIOBufferedLight: PolledReadingDriver {
         buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als", logger: logger)
     }
 
+    func takeIncidents() -> [String] { buffer.takeIncidents() }
+
     func read() throws(AttributeFault) -> Reading? {
         try buffer.read().map { .light(level: $0, unit: .lux) }
     }

@@ -86,10 +86,12 @@ final class PolledReadingCapture {
 
     /// Reads the sensor once; returns when its consumer wants the next reading.
     private func read(_ open: (id: String, driver: any PolledReadingDriver)) -> NextRead {
+        defer { for what in open.driver.takeIncidents() { _ = deliver(.incident(what)) } }
         do {
             guard let reading = try open.driver.read() else { return .onSchedule }
             if lastProblem != nil {
                 logger.notice("\(name) \(open.id) reads again")
+                _ = deliver(.incident("\(name) \(open.id) reads again"))
                 lastProblem = nil
             }
             return deliver(.reading(reading))
@@ -101,6 +103,7 @@ final class PolledReadingCapture {
             guard problem != lastProblem else { return .onSchedule }
             lastProblem = problem
             logger.warning("\(name) \(open.id): \(problem); the last reading stays until a read succeeds")
+            _ = deliver(.incident("\(name) \(open.id): \(problem)"))
         }
         return .onSchedule
     }

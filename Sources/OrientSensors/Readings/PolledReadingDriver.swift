@@ -26,6 +26,9 @@ protocol PolledReadingDriver: SendableMetatype {
     func read() throws(AttributeFault) -> Reading?
     /// Adds what only this kind knows (a proximity sensor's near level) to the description sent when it opens.
     func describe(_ description: inout ReadingSensorDescription)
+    /// What the driver ran into and handled since the last call (a silent buffer opened again, or polled), as it
+    /// logged it; the capture passes each on as an incident. Drivers with nothing to tell leave it out.
+    func takeIncidents() -> [String]
     /// Whether opening the device raises its sampling frequency itself (a buffered one, through libiio), so that it
     /// is left alone when found: the open may be scanning the device's attributes at that very moment.
     static var raisesSamplingFrequencyWhenOpened: Bool { get }
@@ -39,6 +42,8 @@ extension PolledReadingDriver {
     static var raisesSamplingFrequencyWhenOpened: Bool { false }
 
     func describe(_ description: inout ReadingSensorDescription) {}
+
+    func takeIncidents() -> [String] { [] }
 
     /// Why `device` is offered as this kind of sensor, or nil when it is not one or cannot be offered.
     static func offer(_ device: IIODeviceFacts) -> String? { unusable(device) == nil ? match(device) : nil }

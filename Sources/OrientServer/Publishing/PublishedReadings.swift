@@ -70,6 +70,8 @@ struct PublishedReadings {
             sensor.present = false
             sensor.heardSinceOpened = true
             sensor.last = nil
+        case .event(.incident):
+            return nil  // the publisher's incident log keeps it
         }
         sensors[kind] = sensor
         return kind.socket == .reading ? state(of: kind) : nil

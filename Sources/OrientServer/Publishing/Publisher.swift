@@ -81,6 +81,7 @@ public final class Publisher {
 
     private var state: PublishedState
     private var readings: PublishedReadings
+    private var incidents = SensorIncidentLog()
     private var subscribers = SubscriberRegistry()
     /// The readers last told to `readersChanged`.
     private var readersTold: [SensorKind: Int] = [:]
@@ -265,15 +266,19 @@ public final class Publisher {
         return ServerMessage.state(id: id, state.systemState).line
     }
 
-    public func status(id: RequestID?) -> String {
+    /// Seconds since the publisher was made (the daemon's start).
+    private var uptime: Double {
         let uptime = started.duration(to: .now)
-        let seconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) * 1e-18
+        return Double(uptime.components.seconds) + Double(uptime.components.attoseconds) * 1e-18
+    }
+
+    public func status(id: RequestID?) -> String {
         let report = StatusReport(
-            version: version, uptime: (seconds * 1000).rounded() / 1000, subscribers: subscribers.count,
+            version: version, uptime: (uptime * 1000).rounded() / 1000, subscribers: subscribers.count,
             sampling: state.settings.sampling.rawValue, naturalOrientation: state.settings.panel.natural.rawValue,
             naturalOrientationSource: state.settings.panel.sourceDescription, sensorState: state.sensor,
             sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) },
-            readingSensors: readings.report)
+            readingSensors: readings.report, incidents: incidents.report)
         return ServerMessage.status(id: id, report).line
     }
 
@@ -357,11 +362,21 @@ public final class Publisher {
         answerPendingGetsIfSettled()
     }
 
+    /// `kind`'s sensor ran into something and handled it (``SensorIncidentLog``), as the log said it.
+    public func sensorIncident(_ what: String, of kind: SensorKind) {
+        incidents.record(what, of: kind, uptime: uptime)
+    }
+
     // MARK: The one-value sensors
 
     /// What the sensor service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
     /// waiting for its reading may be answered.
     public func readingNews(_ news: ReadingNews, of kind: SensorKind) {
+        switch news {
+        case .event(.incident(let what)): sensorIncident(what, of: kind)
+        case .event(.lost(let reason)): sensorIncident("lost: \(reason)", of: kind)
+        default: break
+        }
         if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
         tellSensors()
         answerPendingGetsIfSettled()

@@ -79,7 +79,12 @@ final class SensorPipeline: @unchecked Sendable {
         case .lost(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
-            eventLoop.execute { publisher.value.sensorLost(.unavailable) }
+            eventLoop.execute {
+                publisher.value.sensorIncident("lost: \(reason)", of: .accelerometer)
+                publisher.value.sensorLost(.unavailable)
+            }
+        case .incident(let what):
+            eventLoop.execute { publisher.value.sensorIncident(what, of: .accelerometer) }
         case .noSensor(let reason):
             logger.notice("no sensor: \(reason)")
             engine = nil

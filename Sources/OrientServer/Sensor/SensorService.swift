@@ -96,6 +96,7 @@ public final class SensorService<Served: ServedSensor>: Service, ConfiguredPart 
                 // once, as its start does; its readings from before the sleep are not current any more.
                 if next.resumes != level.resumes, let open = capture {
                     logger.notice("resumed from sleep: opening \(served.logName) again")
+                    served.incident("resumed from sleep: opened again")
                     await release(open)
                     capture = nil
                 }

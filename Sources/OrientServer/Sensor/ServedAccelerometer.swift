@@ -85,6 +85,11 @@ public struct ServedAccelerometer: ServedSensor {
         try? await eventLoop.submit { publisher.value.sensorReleased() }.get()
     }
 
+    public func incident(_ what: String) {
+        let publisher = self.publisher
+        eventLoop.execute { publisher.value.sensorIncident(what, of: .accelerometer) }
+    }
+
     public func followPresence() async {
         guard followsPresence else { return }
         let publisher = self.publisher

@@ -43,6 +43,8 @@ extension ServedReadingKind {
 
     public func stopped() async { sink(.stopped) }
 
+    public func incident(_ what: String) { sink(.event(.incident(what))) }
+
     public func followPresence() async {
         for await present in source.presence() { sink(.present(present)) }
     }

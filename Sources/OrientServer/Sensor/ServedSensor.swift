@@ -44,6 +44,9 @@ public protocol ServedSensor: Sendable {
     /// Follows whether such a sensor is plugged in and tells whoever needs to know, until cancelled, for a kind
     /// whose service relays it; returns at once otherwise.
     func followPresence() async
+    /// Something the service did on its own that `status` counts (a sensor opened again after a resume), as the
+    /// log said it.
+    func incident(_ what: String)
 }
 
 extension ServedSensor {

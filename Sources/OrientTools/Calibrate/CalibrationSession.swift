@@ -83,7 +83,7 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read \(sensors.display.id): \(reason)")
                 case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the display sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .sourceEnded:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .incident, .sourceEnded:
                     break
                 }
             case .base(let event):
@@ -99,7 +99,7 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read the base sensor \(sensors.base?.id ?? ""): \(reason)")
                 case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the base sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .sourceEnded:
+                case .opened, .baseGravityLearned, .baseLost, .lid, .incident, .sourceEnded:
                     break
                 }
             }

@@ -71,6 +71,8 @@ extension DoctorReport {
                 warnings.append("the \(kind.displayName)\(description.map { " \($0.displayName)" } ?? "") went away: \(reason)")
             case .noSensor(let reason):
                 if description == nil { missingReadingSensors[kind.rawValue] = reason }
+            case .incident(let what):
+                warnings.append("the \(kind.displayName)\(description.map { " \($0.displayName)" } ?? ""): \(what)")
             }
         }
         if let description {

@@ -1,5 +1,6 @@
 import Logging
 import OrientCore
+import OrientProtocol
 import OrientSampleSource
 import OrientSensors
 import Synchronization
@@ -129,9 +130,31 @@ package struct DoctorReport: Codable {
     var readingSensors: [ReadingSensor] = []
     /// Why there is no light or proximity sensor, by kind (`light`, `proximity`).
     var missingReadingSensors: [String: String] = [:]
+    /// What the running daemon said of its own sensors; nil when it was not asked.
+    package var daemon: RunningDaemon?
+
+    /// The running daemon as its `status` shows it: what each sensor ran into since it started (a buffer that gave
+    /// nothing and was opened again or polled, a sensor that stopped reading, a resume).
+    package struct RunningDaemon: Codable, Equatable, Sendable {
+        var socket: String
+        /// Why it did not answer (not running, permission denied); nil when it did.
+        var unreachable: String?
+        var uptime: Double?
+        var incidents: [StatusReport.Incidents]
+
+        package init(
+            socket: String, unreachable: String? = nil, uptime: Double? = nil, incidents: [StatusReport.Incidents] = []
+        ) {
+            self.socket = socket
+            self.unreachable = unreachable
+            self.uptime = uptime
+            self.incidents = incidents
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case devices, panel, sensor, readings, device, interface, warnings, base, hinge, readingSensors, missingReadingSensors
+        case daemon
     }
 
     /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
@@ -147,6 +170,7 @@ package struct DoctorReport: Codable {
         try c.encode(warnings, forKey: .warnings)
         try c.encode(readingSensors, forKey: .readingSensors)
         try c.encode(missingReadingSensors, forKey: .missingReadingSensors)
+        try c.encodeIfPresent(daemon, forKey: .daemon)
         if sensor != nil {
             try c.encode(base, forKey: .base)
             try c.encode(hinge, forKey: .hinge)
@@ -277,12 +301,11 @@ package struct DoctorReport: Codable {
                 warnings.append("the sensor went away: \(why)")
             case .noSensor(let why):
                 warnings.append(why)
+            case .incident(let what):
+                warnings.append(what)
             case .sourceEnded:
                 break
             }
-        }
-        if modes.count > 1, modes.first == .buffered {
-            warnings.append("buffered capture delivered nothing for 2 s, nor for 2 s more once opened again, so orientd polls this sensor instead")
         }
         guard let engine else { return }
         let matrix = engine.orientation.mountMatrix
@@ -441,10 +464,26 @@ package struct DoctorReport: Codable {
             }
         }
         lines += readingSensorLines
+        lines += daemonLines
         lines.append("")
         lines.append(warnings.isEmpty ? "No warnings." : "Warnings:")
         for warning in warnings { lines.append("  - \(warning)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the running daemon's sensors ran into since it started, or why it could not be asked.
+    private var daemonLines: [String] {
+        guard let daemon else { return [] }
+        guard daemon.unreachable == nil, let uptime = daemon.uptime else {
+            return ["", "The daemon: not asked: \(daemon.unreachable ?? "no answer")"]
+        }
+        var lines = ["", "The daemon (\(daemon.socket)), up \(Int(uptime)) s:"]
+        if daemon.incidents.isEmpty { lines.append("  its sensors have run into nothing since it started") }
+        for incidents in daemon.incidents {
+            let count = incidents.count == 1 ? "once" : "\(incidents.count) times"
+            lines.append("  \(incidents.sensor): \(count) since it started; the last, at \(Self.format(incidents.at)) s: \(incidents.last)")
+        }
+        return lines
     }
 
     private static func panelSource(_ panel: Panel) -> String {

@@ -72,6 +72,8 @@ package struct TraceRecording {
             if writer != nil { return .finished }
         case .noSensor(let reason):
             return .failed(status: 66, message: reason)
+        case .incident:
+            break  // the live source has logged it
         case .sourceEnded:
             break
         }
