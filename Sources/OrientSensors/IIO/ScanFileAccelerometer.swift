@@ -85,7 +85,8 @@ final class ScanFileAccelerometer: PolledAccelerometer {
 
     func read() throws(SensorError) -> UnscaledReading {
         if let bytes = try? readSmallFile(file), let raw = layout.lastScan(in: bytes, of: Self.axes.map { "in_accel_\($0)" }) {
-            last = UnscaledReading(value: Vector3(Double(raw[0]), Double(raw[1]), Double(raw[2])) + offset, timestamp: nil)
+            let value = Vector3(Double(raw[0]), Double(raw[1]), Double(raw[2])) + offset
+            last = UnscaledReading(value: value, timestamp: nil)
         }
         guard let last else { throw SensorError("read a complete scan from \(file)", errno: ENODATA, device: id) }
         return last

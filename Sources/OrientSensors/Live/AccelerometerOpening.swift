@@ -33,7 +33,9 @@ struct AccelerometerOpening {
     let capture: CaptureSettings
     let logger: Logger
 
-    func open(_ chosen: AccelerometerCandidate, reason: String, buffered: Bool) throws(SensorError) -> OpenedAccelerometer {
+    func open(
+        _ chosen: AccelerometerCandidate, reason: String, buffered: Bool
+    ) throws(SensorError) -> OpenedAccelerometer {
         if let node = chosen.inputNode { return try openInput(chosen, node: node, reason: reason) }
         if chosen.bufferOnly, let file = ScanFileAccelerometer.emulatedFile(forDevice: chosen.id) {
             return try openScanFile(chosen, file: file, reason: reason)
@@ -67,7 +69,9 @@ struct AccelerometerOpening {
     /// An accelerometer that is an input device: read by polling, at iio-sensor-proxy's scale for them, with no base
     /// sensor beside it. Opening one asks nothing of it, so it is read once first: one that cannot be read (no
     /// absolute axes) is no sensor, tried again as an IIO device that fails to open is.
-    private func openInput(_ chosen: AccelerometerCandidate, node: String, reason: String) throws(SensorError) -> OpenedAccelerometer {
+    private func openInput(
+        _ chosen: AccelerometerCandidate, node: String, reason: String
+    ) throws(SensorError) -> OpenedAccelerometer {
         let input = InputAccelerometer(id: chosen.id, node: node)
         _ = try input.read()
         let (matrix, source) = mountMatrix(of: chosen)
@@ -83,7 +87,9 @@ struct AccelerometerOpening {
 
     /// A buffer-only accelerometer that umockdev emulates without a node, its scans read from `file`
     /// (``ScanFileAccelerometer``) at the polling pace, with no base sensor beside it.
-    private func openScanFile(_ chosen: AccelerometerCandidate, file: String, reason: String) throws(SensorError) -> OpenedAccelerometer {
+    private func openScanFile(
+        _ chosen: AccelerometerCandidate, file: String, reason: String
+    ) throws(SensorError) -> OpenedAccelerometer {
         let reader = try ScanFileAccelerometer(id: chosen.id, sysfsPath: chosen.path, file: file)
         let (matrix, source) = mountMatrix(of: chosen)
         return OpenedAccelerometer(
