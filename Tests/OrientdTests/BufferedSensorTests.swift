@@ -270,4 +270,28 @@ struct BufferOnlyDiscoveryTests {
         #expect(bus.property("AccelerometerOrientation") == "s \"left-up\"", "decided by the first reading: \(daemon.log)")
         #expect(attribute("buffer/enable") == "1")
     }
+
+    @Test("A buffer that goes silent, seen by a D-Bus claimant: opened again, then polled: the orientation follows (4 s after the last scan, checked within 10 s)")
+    func silentBufferOnTheBus() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bus = try PrivateBus(folder: folder)
+        let testbed = try UmockdevTestbed()
+        // The scans say portrait ("normal" on D-Bus); the raw attributes, read once polled, say left-up.
+        try testbed.describe(BufferedSensorTests.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
+        let daemon = try DaemonHarness(
+            ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
+        try daemon.waitUntilListening()
+        #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
+        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+        #expect(client.waitForLine { $0.hasPrefix("ready ") } != nil)
+        try testbed.stream(BufferedSensorTests.path, scanHex: BufferedSensorTests.words([0, -256, 0]), count: 100, rate: 50)
+        #expect(client.ask("claim") == "ok", "\(daemon.log)")
+        #expect(waitFor { bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(daemon.log)")
+        // The scans end about 2 s after they began: 2 s of silence, opened again, 2 s more, polled.
+        #expect(waitFor(timeout: 10) { bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(daemon.log)")
+        #expect(daemon.log.contains("opening it again") && daemon.log.contains("polling instead"), "\(daemon.log)")
+        #expect(daemon.process.isRunning, "no restart")
+    }
 }
+
