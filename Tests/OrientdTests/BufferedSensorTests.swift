@@ -138,7 +138,7 @@ struct BufferedSensorTests {
         daemon.signal(SIGTERM)
         let doctor = try OrientdProcess.run(
             ["doctor", "--seconds", "6", "--socket", daemon.socket], environment: testbed.environment)
-        #expect(doctor.stdout.contains("The daemon: not asked: orientd is not running (cannot connect to \(daemon.socket)"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("The daemon: no answer: orientd is not running (cannot connect to \(daemon.socket)"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("buffered capture delivered nothing for 2.0 s; opening it again"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("again after it was opened again; polling instead"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("Orientation: portrait-upside-down"))

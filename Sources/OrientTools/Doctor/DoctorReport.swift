@@ -475,7 +475,7 @@ package struct DoctorReport: Codable {
     private var daemonLines: [String] {
         guard let daemon else { return [] }
         guard daemon.unreachable == nil, let uptime = daemon.uptime else {
-            return ["", "The daemon: not asked: \(daemon.unreachable ?? "no answer")"]
+            return ["", "The daemon: no answer: \(daemon.unreachable ?? "none")"]
         }
         var lines = ["", "The daemon (\(daemon.socket)), up \(Int(uptime)) s:"]
         if daemon.incidents.isEmpty { lines.append("  its sensors have run into nothing since it started") }
