@@ -21,7 +21,6 @@ import argparse
 import os
 import random
 import statistics
-import tempfile
 import threading
 import time
 
@@ -30,7 +29,7 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
-from monitored_daemon import MonitoredDaemon  # noqa: E402
+from monitored_daemon import MonitoredDaemon, orientd_command, settle  # noqa: E402
 
 ROOM = 300.0
 DARK = 4.0
@@ -75,6 +74,15 @@ class Sensor:
     def shadows(self, on):
         self.next_shadow = time.monotonic() + self.random.expovariate(1 / 1.2) if on else None
 
+    def steady(self, seconds):
+        """The room at its level, with its shadows, for `seconds`; returns when that began and ended."""
+        self.shadows(True)
+        start = time.monotonic()
+        time.sleep(seconds)
+        end = time.monotonic()
+        self.shadows(False)
+        return start, end
+
     def run(self):
         while not self.stopping:
             now = time.monotonic()
@@ -118,20 +126,11 @@ def main():
     args = parser.parse_args()
 
     sensor = Sensor(args.seed)
-    folder = tempfile.mkdtemp(prefix="light-hunting-")
-    orientd = [args.orientd, "run", "--dbus", "--config", "/dev/null", "--socket", os.path.join(folder, "orientd.sock"),
-               "--state-dir", os.path.join(folder, "state")] + args.orientd_arg
+    orientd = orientd_command(args.orientd, "light-hunting-", args.orientd_arg)
     daemons = [Daemon("iio-sensor-proxy", [sensor_proxy_daemon()], sensor), Daemon("orientd", orientd, sensor)]
     try:
-        time.sleep(3)
-        for d in daemons:
-            if d.process.poll() is not None:
-                raise SystemExit(f"{d.label} exited with {d.process.returncode}")
-        sensor.shadows(True)
-        start = time.monotonic()
-        time.sleep(args.steady)
-        end = time.monotonic()
-        sensor.shadows(False)
+        settle(daemons)
+        start, end = sensor.steady(args.steady)
         time.sleep(2)
 
         steps = []  # (target, {label: seconds or None})

@@ -23,19 +23,12 @@ Daemon). Prints, per scene and daemon:
 """
 import argparse
 import math
-import os
 import random
-import statistics
-import tempfile
-import threading
 import time
 
-import gi
+from importlib import import_module
 
-gi.require_version("UMockdev", "1.0")
-from gi.repository import UMockdev  # noqa: E402
-
-from importlib import import_module  # noqa: E402
+from monitored_daemon import orientd_command, settle
 
 hunting = import_module("light-hunting")
 
@@ -103,21 +96,14 @@ def last_published(daemon, at):
     return levels[-1] if levels else None
 
 
-def run_scene(scene, orientd_command, steady):
+def run_scene(scene, orientd, steady):
     sensor = SceneSensor(scene)
     daemons = [hunting.Daemon("iio-sensor-proxy", [hunting.sensor_proxy_daemon()], sensor),
-               hunting.Daemon("orientd", orientd_command, sensor)]
+               hunting.Daemon("orientd", orientd, sensor)]
     result = {"steps": [], "rest": {d.label: [] for d in daemons}, "ramp": {}}
     try:
-        time.sleep(3)
-        for d in daemons:
-            if d.process.poll() is not None:
-                raise SystemExit(f"{d.label} exited with {d.process.returncode}")
-        sensor.shadows(True)
-        start = time.monotonic()
-        time.sleep(steady)
-        end = time.monotonic()
-        sensor.shadows(False)
+        settle(daemons)
+        start, end = sensor.steady(steady)
         result["changes"] = {d.label: d.count(start, end) / ((end - start) / 60) for d in daemons}
 
         # The ramp: the true level at each tick, and each daemon's gap from 2 s in.
@@ -163,10 +149,7 @@ def main():
 
     for seed in (int(s) for s in args.seeds.split(",")):
         scene = Scene(seed)
-        folder = tempfile.mkdtemp(prefix="light-scenes-")
-        orientd = [args.orientd, "run", "--dbus", "--config", "/dev/null", "--socket", os.path.join(folder, "orientd.sock"),
-                   "--state-dir", os.path.join(folder, "state")] + args.orientd_arg
-        result = run_scene(scene, orientd, args.steady)
+        result = run_scene(scene, orientd_command(args.orientd, "light-scenes-", args.orientd_arg), args.steady)
         isp, ours = result["changes"]["iio-sensor-proxy"], result["changes"]["orientd"]
         print(scene.describe())
         print(f"  changes/min while steady: iio-sensor-proxy {isp:.1f}, orientd {ours:.1f} "

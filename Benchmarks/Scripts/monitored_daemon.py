@@ -3,6 +3,7 @@ are timestamped as they come: what side-by-side.py and light-hunting.py run each
 measured through the same D-Bus path. Imported by those scripts, not run."""
 import os
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -48,3 +49,20 @@ class MonitoredDaemon:
             if process:
                 process.terminate()
                 process.wait()
+
+
+def orientd_command(binary, prefix, extra=()):
+    """`orientd run` with its D-Bus facade, no configuration file, and its socket and state in a new folder named
+    after `prefix`; `extra` arguments last."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    return [binary, "run", "--dbus", "--config", "/dev/null", "--socket", os.path.join(folder, "orientd.sock"),
+            "--state-dir", os.path.join(folder, "state"), *extra]
+
+
+def settle(daemons):
+    """Gives the daemons 3 s to start and their clients to claim; exits naming one that did not survive it."""
+    time.sleep(3)
+    for daemon in daemons:
+        if daemon.process.poll() is not None:
+            raise SystemExit(f"{daemon.label} exited with {daemon.process.returncode}")
+

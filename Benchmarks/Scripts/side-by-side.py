@@ -27,7 +27,6 @@ import math
 import os
 import random
 import statistics
-import tempfile
 import threading
 import time
 
@@ -36,7 +35,7 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
-from monitored_daemon import MonitoredDaemon  # noqa: E402
+from monitored_daemon import MonitoredDaemon, orientd_command, settle  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 ONE_G_RAW = 256  # raw units at scale 0.0383072 m/s² per unit
@@ -195,18 +194,13 @@ def main():
     if args.light:
         sensor.add_light()
         claims = ("--accel", "--light")
-    folder = tempfile.mkdtemp(prefix="side-by-side-")
-    orientd_command = [args.orientd, "run", "--dbus", "--rate", f"{args.rate:g}", "--config", "/dev/null",
-                       "--socket", os.path.join(folder, "orientd.sock"), "--state-dir", os.path.join(folder, "state")]
+    orientd = orientd_command(args.orientd, "side-by-side-", ["--rate", f"{args.rate:g}", *args.orientd_arg])
     daemons = [
         Daemon("iio-sensor-proxy", ["/usr/sbin/iio-sensor-proxy"], sensor, claims=claims),
-        Daemon("orientd", orientd_command + args.orientd_arg, sensor, claims=claims),
+        Daemon("orientd", orientd, sensor, claims=claims),
     ]
     try:
-        time.sleep(3)
-        for d in daemons:
-            if d.process.poll() is not None:
-                raise SystemExit(f"{d.label} exited with {d.process.returncode}")
+        settle(daemons)
         figures = still(daemons, args.still)
         hand = reactions(sensor, daemons, args.turns, gradual=True)
         jump = reactions(sensor, daemons, args.turns, gradual=False)
@@ -226,7 +220,7 @@ def main():
         for d in daemons:
             d.stop()
 
-    alone = Daemon("orientd", orientd_command + args.orientd_arg, sensor, claim=False)
+    alone = Daemon("orientd", orientd, sensor, claim=False)
     try:
         time.sleep(3)
         cpu, woke, _, micro = still([alone], args.still)["orientd"]
