@@ -245,48 +245,59 @@ struct BufferedSensorTests {
     .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
     .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct BufferOnlyDiscoveryTests {
+    /// A private bus, the testbed `device` describes (`prepare` adds to it before the start), orientd serving it with
+    /// its facade, and a bus client that claims nothing until asked.
+    final class Bench {
+        let folder: String
+        let bus: PrivateBus
+        let testbed: UmockdevTestbed
+        let daemon: DaemonHarness
+        let client: LineProcess
+
+        init(_ device: String, prepare: (UmockdevTestbed) throws -> Void = { _ in }) throws {
+            folder = try DaemonHarness.makeFolder()
+            bus = try PrivateBus(folder: folder)
+            testbed = try UmockdevTestbed()
+            try testbed.describe(device)
+            try prepare(testbed)
+            daemon = try DaemonHarness(
+                ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
+            try daemon.waitUntilListening()
+            client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+            guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
     @Test("Found by its scan elements alone: HasAccelerometer before any claim, scan elements on, buffer off; a claim reads it")
     func foundBeforeClaim() throws {
-        let folder = try DaemonHarness.makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let bus = try PrivateBus(folder: folder)
-        let testbed = try UmockdevTestbed()
-        try testbed.describe(BufferedSensorTests.bufferOnly)
-        let sysfs = testbed.root + "/sys/devices/platform/accel/iio:device0"
+        let bench = try Bench(BufferedSensorTests.bufferOnly) { testbed in
+            try Data(BufferedSensorTests.scan((256, 0, 0))).write(to: URL(fileURLWithPath: testbed.root + "/iio-dev-data.bin"))
+        }
+        let (bus, daemon) = (bench.bus, bench.daemon)
+        let sysfs = bench.testbed.root + "/sys/devices/platform/accel/iio:device0"
         func attribute(_ name: String) -> String? { try? String(contentsOfFile: sysfs + "/" + name, encoding: .utf8) }
-        try Data(BufferedSensorTests.scan((256, 0, 0))).write(to: URL(fileURLWithPath: testbed.root + "/iio-dev-data.bin"))
-        let daemon = try DaemonHarness(
-            ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
-        try daemon.waitUntilListening()
         #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
         #expect(waitFor { attribute("scan_elements/in_accel_z_en") == "1" }, "enabled when found: \(daemon.log)")
         #expect(["x", "y"].allSatisfy { attribute("scan_elements/in_accel_\($0)_en") == "1" })
         #expect(attribute("buffer/enable") == "0", "off until claimed")
         #expect(bus.property("AccelerometerOrientation") == "s \"undefined\"")
 
-        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
-        #expect(client.waitForLine { $0.hasPrefix("ready ") } != nil)
-        #expect(client.ask("claim") == "ok", "\(daemon.log)")
+        #expect(bench.client.ask("claim") == "ok", "\(daemon.log)")
         #expect(bus.property("AccelerometerOrientation") == "s \"left-up\"", "decided by the first reading: \(daemon.log)")
         #expect(attribute("buffer/enable") == "1")
     }
 
     @Test("A buffer that goes silent, seen by a D-Bus claimant: opened again, then polled: the orientation follows (4 s after the last scan, checked within 10 s)")
     func silentBufferOnTheBus() throws {
-        let folder = try DaemonHarness.makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let bus = try PrivateBus(folder: folder)
-        let testbed = try UmockdevTestbed()
         // The scans say portrait ("normal" on D-Bus); the raw attributes, read once polled, say left-up.
-        try testbed.describe(BufferedSensorTests.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
-        let daemon = try DaemonHarness(
-            ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
-        try daemon.waitUntilListening()
+        let bench = try Bench(
+            BufferedSensorTests.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
+        let (bus, daemon) = (bench.bus, bench.daemon)
         #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
-        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
-        #expect(client.waitForLine { $0.hasPrefix("ready ") } != nil)
-        try testbed.stream(BufferedSensorTests.path, scanHex: BufferedSensorTests.words([0, -256, 0]), count: 100, rate: 50)
-        #expect(client.ask("claim") == "ok", "\(daemon.log)")
+        try bench.testbed.stream(BufferedSensorTests.path, scanHex: BufferedSensorTests.words([0, -256, 0]), count: 100, rate: 50)
+        #expect(bench.client.ask("claim") == "ok", "\(daemon.log)")
         #expect(waitFor { bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(daemon.log)")
         // The scans end about 2 s after they began: 2 s of silence, opened again, 2 s more, polled.
         #expect(waitFor(timeout: 10) { bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(daemon.log)")
@@ -294,4 +305,3 @@ struct BufferOnlyDiscoveryTests {
         #expect(daemon.process.isRunning, "no restart")
     }
 }
-

@@ -39,14 +39,20 @@ enum ScanElements {
             guard let index = Int(indexText), index >= 0 else {
                 throw AttributeFault(path: prefix + "_index", problem: .notANumber(text: indexText))
             }
-            let typeText = try text(prefix + "_type")
-            guard let format = ScanFormat(parsing: typeText) else {
-                throw AttributeFault(
-                    path: prefix + "_type", problem: .refused("reads \"\(typeText)\", not a scan element type such as le:s16/16>>0"))
-            }
-            channels.append((name, index, format))
+            channels.append((name, index, try format(name, ofDeviceAt: path)))
         }
         return ScanLayout(channels)
+    }
+
+    /// How scan element `name` (`in_accel_x`) is laid out, from its `_type`; throws naming the file when it cannot
+    /// be read or is not a type.
+    static func format(_ name: String, ofDeviceAt path: String) throws(AttributeFault) -> ScanFormat {
+        let file = "\(path)/scan_elements/\(name)_type"
+        let text = try text(file)
+        guard let format = ScanFormat(parsing: text) else {
+            throw AttributeFault(path: file, problem: .refused("reads \"\(text)\", not a scan element type such as le:u32/32>>0"))
+        }
+        return format
     }
 
     private static func text(_ path: String) throws(AttributeFault) -> String {

@@ -42,15 +42,7 @@ final class IIOBufferedChannel {
     init(device: IIODeviceFacts, channel name: String, sharedPrefix: String, trigger: String, logger: Logger) throws(AttributeFault) {
         nodePath = "/dev/\(device.id)"
         // The type is read here rather than from libiio, so that garbage in it is reported with its file.
-        let typePath = device.attributePath("scan_elements/in_\(name)_type")
-        switch readTextFile(typePath) {
-        case .failure(let error): throw AttributeFault(path: typePath, problem: .unreadable(errno: error.rawValue))
-        case .success(let text):
-            guard let format = ScanFormat(parsing: text) else {
-                throw AttributeFault(path: typePath, problem: .refused("reads \"\(text.trimmingSpaces)\", not a scan element type such as le:u32/32>>0"))
-            }
-            self.format = format
-        }
+        format = try ScanElements.format("in_\(name)", ofDeviceAt: device.path)
         scale = try Self.scale(of: device, channel: name, sharedPrefix: sharedPrefix, logger: logger)
         offset = try Self.number(of: device, ["in_\(name)_offset", "\(sharedPrefix)_offset"]) ?? 0
 
