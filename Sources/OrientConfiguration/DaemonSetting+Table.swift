@@ -123,7 +123,8 @@ extension DaemonSetting {
         DaemonSetting(
             "light-threshold", .value("percent"), at: \.lightThreshold, example: "50%",
             summary: "Publish a new ambient light level once it differs from the last by this much, either way, for "
-                + "half a second; 0 publishes every change at once, as iio-sensor-proxy does.",
+                + "longer than a hand's shadow (a slow drift once it reaches a fifth of this); 0 publishes every change "
+                + "at once, as iio-sensor-proxy does.",
             parse: SettingValue.fraction(percentUpTo: 1000), show: SettingValue.percent),
     ] + ClassifierSettings.Key.allCases.map(classifier)
 

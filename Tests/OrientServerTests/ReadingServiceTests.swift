@@ -129,28 +129,34 @@ struct ReadingServiceTests {
         }
         #expect(read(300, at: 0) == .onSchedule)
         #expect(read(310, at: 0.8) == .onSchedule, "noise")
-        #expect(read(120, at: 1.6) == .within(seconds: 0.5), "a departure: read again sooner to confirm it")
-        #expect(read(305, at: 2.1) == .onSchedule, "the shadow passed")
-        #expect(read(110, at: 2.9) == .within(seconds: 0.5), "dimmer by less than 3 times: a shadow's hold")
-        #expect(read(111, at: 3.4) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 111])
-        guard case .within(let hold) = read(4, at: 4.2) else { Issue.record("lights off: no early read asked"); return }
-        #expect(abs(hold - 0.15) < 1e-9, "ten times dimmer and more: lights off, a short hold")
-        #expect(read(4.2, at: 4.35) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 111, 4.2])
+        let hold = LightFilter.shadowHold
+        /// Whether the service asked for a read `seconds` from now.
+        func asks(_ next: NextRead?, within seconds: Double) -> Bool {
+            guard case .within(let asked) = next else { return false }
+            return abs(asked - seconds) < 1e-9
+        }
+        #expect(asks(read(150, at: 1.6), within: hold), "a departure: read again sooner to confirm it")
+        #expect(read(305, at: 2.4) == .onSchedule, "the shadow passed")
+        #expect(asks(read(140, at: 3.2), within: hold), "dimmer by less than 2.4 times: a shadow's hold")
+        #expect(read(141, at: 3.2 + hold) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 140], "the median of the readings held, a value read")
+        guard case .within(let short) = read(4, at: 7) else { Issue.record("lights off: no early read asked"); return }
+        #expect(abs(short - LightFilter.shortHold) < 1e-9, "three times dimmer and more: lights off, a short hold")
+        #expect(read(4.2, at: 7 + LightFilter.shortHold) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 140, 4.2])
 
         var configuration = DaemonConfiguration()
         configuration.lightThreshold = 0
         let answer = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
         #expect(answer.refusal == nil && answer.reads.whileRunning == ["light-threshold"])
-        #expect(read(22, at: 5) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 111, 4.2, 22], "threshold 0: every change at once")
+        #expect(read(22, at: 8) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 140, 4.2, 22], "threshold 0: every change at once")
 
         _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
         configuration.lightThreshold = 0.2
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
-        #expect(read(23, at: 6) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 111, 4.2, 22, 23], "a sensor opened again publishes its first reading")
+        #expect(read(23, at: 9) == .onSchedule)
+        #expect(received.withLock { $0 } == [300, 140, 4.2, 22, 23], "a sensor opened again publishes its first reading")
         running.cancel()
         await running.value
     }

@@ -328,8 +328,8 @@ struct LightSensorTests {
         let signals = client
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 300" }, "the first reading at once\n\(setup.daemon.log)")
-        // 300 lux ± 3 %, and every 1.2 s a shadow at 40 % for 0.2 s: a reading that catches it is confirmed
-        // half a second later, once the shadow has passed.
+        // 300 lux ± 3 %, and every 1.2 s a shadow at 40 % for 0.2 s: a reading that catches it waits for a
+        // shadow's hold, and the readings after it, back at 300, end it.
         let noise = ["309", "294", "304", "297", "306", "291", "303", "298", "307", "301"]
         let start = setup.drain(signals)
         #expect(signals.lines.contains { $0.contains("'LightLevel': <300.0>") }, "the monitor sees the first level: \(signals.lines)")
@@ -345,7 +345,7 @@ struct LightSensorTests {
         try setup.setLight("in_illuminance_input", "4")
         #expect(waitFor { setup.level() == "d 4" }, "\(setup.daemon.log)")
         let reaction = Date().timeIntervalSince(lightsOff)
-        #expect(reaction < 1.5, "a reading every 0.3 s and a confirmation half a second later: \(reaction) s")
+        #expect(reaction < 1.5, "a reading every 0.3 s and a confirmation a short hold later: \(reaction) s")
 
         // Below the threshold, but steady: the sensor's own reading, as iio-sensor-proxy shows it.
         try setup.setLight("in_illuminance_input", "4.5")
@@ -364,7 +364,7 @@ struct LightSensorTests {
         let signals = client
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 300" })
-        /// A shadow of 0.2 s, read at least once (every 0.1 s) and gone before a reading half a second later.
+        /// A shadow of 0.2 s, read at least once (every 0.1 s) and gone long before a shadow's hold.
         func shadow() throws -> [String] {
             let start = setup.drain(signals)
             try setup.setLight("in_illuminance_input", "120")

@@ -1,24 +1,38 @@
 /// Decides which ambient light readings are published, so that brightness follows the room and not a hand's
 /// shadow or the sensor's noise (iio-sensor-proxy publishes every change: hadess/iio-sensor-proxy#261).
 ///
-/// A reading is published when it is the first, when it differs from the published level by more than the
-/// threshold (a ratio, either way) and a reading at least a hold later agrees with it (``hold(departingBy:)``:
-/// shorter for a larger change), or when the sensor has read the same value ``restReadings`` times in a row (at rest, the published level is the sensor's). What it
-/// publishes is always a value the sensor read, never an average or an extrapolation. Pure: the caller gives
-/// each reading's time, in seconds on any monotonic clock.
+/// Four rules, each publishing a value the sensor read, never an average or an extrapolation:
+/// - **The first reading** is published at once.
+/// - **A departure**, a reading that differs from the published level by more than the threshold (a ratio,
+///   either way), is published once every reading for a hold has departed alike (``hold(departingBy:)``): on its
+///   side, and by more than the threshold or at least a drift's worth (below). The hold
+///   outlasts a typing hand's shadow (``shadowHold``) for changes a shadow can make, and is short (``shortHold``)
+///   for a change of ``sureRatio`` or more: lights switched off or on. What is published is the median of the
+///   readings held, or the latest one after a short hold.
+/// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
+///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
+///   fifth of the threshold away, that median is published.
+/// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
+///   below the threshold, so that the level at rest is the sensor's.
 ///
-/// A sensor opened again (after a resume, a stall, a release) that first reads exactly 0, where it read light before,
-/// is read again ``zeroRecheck`` later before 0 is published: sensors are known to give one phantom 0 as they wake.
+/// Pure: the caller gives each reading's time, in seconds on any monotonic clock. A sensor opened again (after a
+/// resume, a stall, a release) that first reads exactly 0, where it read light before, is read again
+/// ``zeroRecheck`` later before 0 is published: sensors are known to give one phantom 0 as they wake.
 public struct LightFilter: Sendable, Equatable {
-    /// How long a new level must last to be published, for changes up to ``shadowRatio``: shadows of a typing
-    /// hand are shorter.
-    public static let hold = 0.5
-    /// How long a change of ``sureRatio`` or more must last: lights switched off or on.
+    /// How long a departure of up to ``shadowRatio`` must last: longer than a typing hand's shadow, which dims the
+    /// sensor to between half and nine tenths for up to 2.5 s, seen for up to 1 s longer by a sensor that updates
+    /// its value once a second.
+    public static let shadowHold = 2.8
+    /// How long a departure of ``sureRatio`` or more must last: one reading more.
     public static let shortHold = 0.15
-    /// A typing hand's shadow dims the sensor to a third at the darkest (35 to 70 % in the recorded cases).
-    static let shadowRatio = 3.0
-    /// Ten times brighter or dimmer is the room changing, not a hand passing over the sensor.
-    static let sureRatio = 10.0
+    /// The deepest a shadow dims the sensor, with noise and flicker on top: halved, and a little more.
+    static let shadowRatio = 2.4
+    /// Three times brighter or dimmer is the room changing, not a hand passing over the sensor.
+    static let sureRatio = 3.0
+    /// How long every reading must lie on one side of the published level for a drift below the threshold.
+    public static let driftWindow = 2.4
+    /// A drift counts once it reaches this part of the threshold.
+    static let driftPart = 0.2
     /// How many equal readings in a row make a level at rest, published even below the threshold.
     public static let restReadings = 3
     /// Readings that late after the hold still count as the hold: the reader's timer rounds.
@@ -32,10 +46,10 @@ public struct LightFilter: Sendable, Equatable {
     /// change at once, as iio-sensor-proxy does.
     public var threshold: Double
     public private(set) var published: Double?
-    /// The first reading of a level that departs from the published one, waiting for a later reading to agree.
+    /// The first reading of a level that departs from the published one; every reading since has departed alike.
     private var departure: Sample?
-    /// The latest readings, newest last, at most ``restReadings``.
-    private var recent: [Double] = []
+    /// The readings of the last ``shadowHold`` and a little more, oldest first.
+    private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
     /// A first 0 after a reset has been read again once already.
@@ -56,7 +70,7 @@ public struct LightFilter: Sendable, Equatable {
         zeroRechecked = false
         published = nil
         departure = nil
-        recent = []
+        readings = []
     }
 
     /// Takes the reading `level` made at `time`.
@@ -65,33 +79,69 @@ public struct LightFilter: Sendable, Equatable {
             zeroRechecked = true
             return LightDecision(readAgainAt: time + Self.zeroRecheck)
         }
-        recent.append(level)
-        if recent.count > Self.restReadings { recent.removeFirst() }
+        readings.removeAll { $0.time < time - Self.shadowHold - 1 }
+        readings.append(Sample(level: level, time: time))
         guard let published, threshold > 0 else {
             return level == published ? .keep : publish(level)
         }
-        guard differs(level, from: published) else {
-            departure = nil
-            let atRest = recent.count == Self.restReadings && recent.allSatisfy { $0 == level }
-            return atRest && level != published ? publish(level) : .keep
+        let departs = differs(level, from: published)
+        // A departure goes on while readings depart alike. One of less than ``sureRatio`` goes on too while they stay
+        // on its side back within the threshold (a ramp crossing it reads on both sides of it), as long as they are a
+        // drift away: a shadow ending comes all the way back.
+        if let first = departure, case let size = ratio(first.level, published),
+            departs ? !differs(level, from: first.level) : size < Self.sureRatio && drifts(level, from: published, towards: first.level)
+        {
+            let hold = Self.hold(departingBy: size)
+            guard time - first.time >= hold - Self.holdTolerance else { return LightDecision(readAgainAt: first.time + hold) }
+            return publish(size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= first.time }))
         }
-        if let first = departure, !differs(level, from: first.level) {
-            let hold = Self.hold(departingBy: ratio(first.level, published))
-            if time - first.time >= hold - Self.holdTolerance { return publish(level) }
-            return LightDecision(readAgainAt: first.time + hold)
+        guard departs else {
+            departure = nil
+            return publishAtRest(level, published) ?? publishDrift(at: time, from: published) ?? .keep
         }
         departure = Sample(level: level, time: time)
         return LightDecision(readAgainAt: time + Self.hold(departingBy: ratio(level, published)))
     }
 
-    /// How long a level `ratio` times brighter or dimmer than the published one must last: ``hold`` up to
-    /// ``shadowRatio``, ``shortHold`` from ``sureRatio`` on, and in proportion in between. A room
-    /// going dark must not wait as long as a flicker: with a read every 0.8 s, lights switched off are published
-    /// at most 0.95 s after they go off.
+    /// Whether `level` lies on the side of `published` that `side` does, by at least ``driftPart`` of the threshold.
+    private func drifts(_ level: Double, from published: Double, towards side: Double) -> Bool {
+        (level > published) == (side > published) && ratio(level, published) > 1 + threshold * Self.driftPart
+    }
+
+    /// How long a level `ratio` times brighter or dimmer than the published one must last: ``shadowHold`` up to
+    /// ``shadowRatio``, ``shortHold`` from ``sureRatio`` on, and in proportion in between. With a read every 0.8 s,
+    /// lights switched off are published at most 0.95 s after the first reading that saw them go.
     public static func hold(departingBy ratio: Double) -> Double {
-        if ratio <= shadowRatio { return hold }
+        if ratio <= shadowRatio { return shadowHold }
         if ratio >= sureRatio { return shortHold }
-        return hold - (hold - shortHold) * (ratio - shadowRatio) / (sureRatio - shadowRatio)
+        return shadowHold - (shadowHold - shortHold) * (ratio - shadowRatio) / (sureRatio - shadowRatio)
+    }
+
+    /// The sensor's value once it has read it ``restReadings`` times in a row, if that is not the level published.
+    private mutating func publishAtRest(_ level: Double, _ published: Double) -> LightDecision? {
+        let last = readings.suffix(Self.restReadings)
+        guard last.count == Self.restReadings, last.allSatisfy({ $0.level == level }), level != published else { return nil }
+        return publish(level)
+    }
+
+    /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
+    /// threshold, and the median is ``driftPart`` of the threshold away.
+    private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
+        let window = readings.filter { $0.time > time - Self.driftWindow }
+        // Three readings that span most of the window, so that a reader's early read does not make one.
+        guard window.count >= 3, let oldest = window.first, time - oldest.time >= Self.driftWindow - 0.9 else { return nil }
+        // Within the threshold, every one: a shadow is a departure, however it ends.
+        guard window.allSatisfy({ !differs($0.level, from: published) }),
+            window.allSatisfy({ $0.level > published }) || window.allSatisfy({ $0.level < published })
+        else { return nil }
+        let median = Self.median(of: window)
+        return ratio(median, published) > 1 + threshold * Self.driftPart ? publish(median) : nil
+    }
+
+    /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
+    private static func median(of samples: [Sample]) -> Double {
+        let levels = samples.map(\.level).sorted()
+        return levels[(levels.count - 1) / 2]
     }
 
     /// How many times brighter or dimmer `a` is than `b` (at least 1), both counted from ``floor``.
