@@ -44,6 +44,8 @@ final class StopDeadline: Sendable {
             let stuck = running.withLock { $0.names }
             let what = stuck.isEmpty ? "the threads did not stop" : "still running: " + stuck.joined(separator: ", ")
             logger.critical("did not stop within \(bound) (\(what)); exiting with status \(ExitStatus.stopTimedOut.rawValue)")
+            // Which threads are busy, or blocked where, tells a stalled executor from a wakeup that never came.
+            logger.critical("threads at the deadline: \(describeThreads().joined(separator: "; "))")
             exit(ExitStatus.stopTimedOut.rawValue)
         }
     }

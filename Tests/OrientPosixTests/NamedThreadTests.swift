@@ -1,6 +1,7 @@
 import Testing
 
 import OrientPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -31,5 +32,37 @@ struct NamedThreadTests {
         }
         #expect(renamed == "second")
         #expect(currentThreadName() == before)
+    }
+}
+
+@Suite("Thread states")
+struct ThreadStatesTests {
+    @Test("describeThreads names each thread with its state: one asleep in poll, one busy")
+    func sleepingAndBusy() async throws {
+        let pipe = try WakeupPipe()
+        let spinning = Mutex(true)
+        startThread(name: "orientd-sleeper") {
+            var entry = pollfd(fd: pipe.readDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 10_000)
+        }
+        startThread(name: "orientd-spinner") {
+            while spinning.withLock({ $0 }) {}
+        }
+        defer {
+            pipe.signal()
+            spinning.withLock { $0 = false }
+        }
+        var lines: [String] = []
+        for _ in 0..<100 {
+            lines = describeThreads()
+            if lines.contains(where: { $0.hasPrefix("orientd-sleeper S") && $0.contains("poll") }),
+                lines.contains(where: { $0.hasPrefix("orientd-spinner R") })
+            {
+                break
+            }
+            usleep(20_000)
+        }
+        #expect(lines.contains { $0.hasPrefix("orientd-sleeper S") && $0.contains("poll") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("orientd-spinner R") }, "\(lines)")
     }
 }
