@@ -180,6 +180,28 @@ struct BufferedSensorTests {
         #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
     }
 
+    @Test("Still for 10 s, a buffered device is asked for the rest rate (2 Hz); the first scan that differs asks for the full rate")
+    func restRate() throws {
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(
+            Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: sampling_frequency=100\\n\n")
+        let attribute = testbed.root + "/sys/devices/platform/accel/iio:device0/sampling_frequency"
+        func requested() -> Double? {
+            (try? String(contentsOfFile: attribute, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let daemon = try run(testbed)
+        #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
+        // 14 s of the same scan: still after about a second, at rest 10 s later.
+        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 700, rate: 50)
+        #expect(waitFor(timeout: 6) { requested() == 5 }, "still: the still rate, \(String(describing: requested()))")
+        let still = Date()
+        #expect(waitFor(timeout: 14) { requested() == 2 }, "at rest: the rest rate, \(String(describing: requested()))\n\(daemon.log)")
+        #expect(Date().timeIntervalSince(still) >= 8, "not before 10 s still (less the still rate's own second)")
+        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]), count: 200, rate: 50)
+        #expect(waitFor(timeout: 6) { requested() == 50 }, "moving: the full rate again, \(String(describing: requested()))")
+        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
+    }
+
     /// A buffer-only accelerometer (scan elements, no raw attributes) with no device node, as iio-sensor-proxy's own
     /// suite emulates one: 16-bit values in 32-bit words whose upper half is junk, then a timestamp.
     static let bufferOnly: String = {
