@@ -118,6 +118,46 @@ struct LightFilterTests {
         #expect(dark.published == 300)
     }
 
+    @Test("A shadow that ends a little below the level it left does not publish the shadow's depth")
+    func shadowEndingLower() {
+        let levels: [Double] = [300, 150, 150, 150, 280, 280, 281, 279, 280, 280]
+        let changes = published(polled(levels))
+        #expect(changes.allSatisfy { $0.1 >= 279 }, "\(changes)")
+    }
+
+    @Test("In the dark, readings a unit apart are one level: a step from 2 to 4 lux is held and published through them")
+    func darkUnits() {
+        let filter = LightFilter(threshold: 0.2)
+        #expect(!filter.differs(4, from: 3) && !filter.differs(2, from: 3), "a unit apart")
+        #expect(filter.differs(4, from: 2) && filter.differs(30, from: 20))
+        let levels: [Double] = [2, 2, 4, 3, 4, 4, 3, 4, 4]
+        let changes = published(polled(levels))
+        #expect(changes.count == 2 && changes.last.map { $0.1 >= 3 && $0.0 <= 1.6 + LightFilter.shadowHold + 0.8 } == true, "\(changes)")
+    }
+
+    @Test("A level published soon after the one before is followed, once settled for 5 s, by the median then; one published long after is not")
+    func settles() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(200, at: 0)
+        #expect(filter.take(205, at: 0.8) == .keep)
+        // Lights dimmed 2 s after the first level: published after a short hold, then the room settles around 50.
+        #expect(filter.take(51, at: 2) == LightDecision(readAgainAt: 2 + LightFilter.shortHold))
+        #expect(filter.take(51, at: 2.15) == LightDecision(publish: 51))
+        let settled = [49.0, 50, 51, 50, 49, 50, 50]
+        var decisions: [LightDecision] = []
+        for (index, level) in settled.enumerated() { decisions.append(filter.take(level, at: 2.95 + 0.8 * Double(index))) }
+        #expect(decisions.dropLast() == Array(repeating: .keep, count: settled.count - 1), "\(decisions)")
+        #expect(decisions.last == LightDecision(publish: 50), "5 s after the dim, the median of the readings since: \(decisions)")
+        #expect(filter.take(51, at: 12) == .keep, "once")
+
+        var calm = LightFilter(threshold: 0.2)
+        _ = calm.take(200, at: 0)
+        _ = calm.take(51, at: 10)
+        #expect(calm.take(51, at: 10.15) == LightDecision(publish: 51))
+        let after = settled.enumerated().map { calm.take($0.element, at: 10.95 + 0.8 * Double($0.offset)) }
+        #expect(after.allSatisfy { $0 == .keep }, "10 s after the level before: nothing more \(after)")
+    }
+
     @Test("Two departures that disagree with each other do not confirm each other")
     func disagreeing() {
         var filter = LightFilter(threshold: 0.2)

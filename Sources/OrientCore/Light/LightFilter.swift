@@ -33,11 +33,16 @@ public struct LightFilter: Sendable, Equatable {
     public static let driftWindow = 2.4
     /// A drift counts once it reaches this part of the threshold.
     static let driftPart = 0.2
+    /// A level published this soon after the one before is followed by the settled one this long after it: automatic
+    /// brightness (gsd-power) moves towards each level by how long it came after the one before, so two levels in
+    /// quick succession and then nothing would leave the screen part of the way.
+    public static let settleTime = 5.0
     /// How many equal readings in a row make a level at rest, published even below the threshold.
     public static let restReadings = 3
     /// Readings that late after the hold still count as the hold: the reader's timer rounds.
     static let holdTolerance = 0.05
-    /// Levels below this count as this: in the dark, 0.2 and 0.6 lux are the same darkness.
+    /// Levels below this count as this, and levels this close are one: in the dark, 0.2 and 0.6 lux are the same
+    /// darkness, and so are 3 and 4.
     static let floor = 1.0
     /// How soon a first 0 after an open is read again.
     public static let zeroRecheck = 0.2
@@ -48,12 +53,16 @@ public struct LightFilter: Sendable, Equatable {
     public private(set) var published: Double?
     /// The first reading of a level that departs from the published one; every reading since has departed alike.
     private var departure: Sample?
-    /// The readings of the last ``shadowHold`` and a little more, oldest first.
+    /// The readings of the last ``settleTime`` and a little more, oldest first.
     private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
     /// A first 0 after a reset has been read again once already.
     private var zeroRechecked = false
+    /// When the last level was published.
+    private var lastPublished: Double?
+    /// When a level was published less than ``settleTime`` after the one before it, until the settled level follows.
+    private var settling: Double?
 
     private struct Sample: Sendable, Equatable {
         var level: Double
@@ -71,6 +80,7 @@ public struct LightFilter: Sendable, Equatable {
         published = nil
         departure = nil
         readings = []
+        settling = nil
     }
 
     /// Takes the reading `level` made at `time`.
@@ -79,25 +89,27 @@ public struct LightFilter: Sendable, Equatable {
             zeroRechecked = true
             return LightDecision(readAgainAt: time + Self.zeroRecheck)
         }
-        readings.removeAll { $0.time < time - Self.shadowHold - 1 }
+        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.settleTime) - 1 }
         readings.append(Sample(level: level, time: time))
         guard let published, threshold > 0 else {
-            return level == published ? .keep : publish(level)
+            return level == published ? .keep : publish(level, at: time)
         }
         let departs = differs(level, from: published)
-        // A departure goes on while readings depart alike. One of less than ``sureRatio`` goes on too while they stay
-        // on its side back within the threshold (a ramp crossing it reads on both sides of it), as long as they are a
-        // drift away: a shadow ending comes all the way back.
-        if let first = departure, case let size = ratio(first.level, published),
-            departs ? !differs(level, from: first.level) : size < Self.sureRatio && drifts(level, from: published, towards: first.level)
+        // A departure goes on while readings agree with its first one: departed, or back within the threshold but on
+        // its side by a drift (a ramp crossing the threshold reads on both sides of it). A shadow ending comes all the
+        // way back, and a reading that agrees with neither starts over.
+        if let first = departure, !differs(level, from: first.level),
+            departs || drifts(level, from: published, towards: first.level)
         {
+            let size = ratio(first.level, published)
             let hold = Self.hold(departingBy: size)
             guard time - first.time >= hold - Self.holdTolerance else { return LightDecision(readAgainAt: first.time + hold) }
-            return publish(size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= first.time }))
+            return publish(size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= first.time }), at: time)
         }
         guard departs else {
             departure = nil
-            return publishAtRest(level, published) ?? publishDrift(at: time, from: published) ?? .keep
+            return publishAtRest(level, published) ?? publishSettled(at: time, from: published)
+                ?? publishDrift(at: time, from: published) ?? .keep
         }
         departure = Sample(level: level, time: time)
         return LightDecision(readAgainAt: time + Self.hold(departingBy: ratio(level, published)))
@@ -121,7 +133,7 @@ public struct LightFilter: Sendable, Equatable {
     private mutating func publishAtRest(_ level: Double, _ published: Double) -> LightDecision? {
         let last = readings.suffix(Self.restReadings)
         guard last.count == Self.restReadings, last.allSatisfy({ $0.level == level }), level != published else { return nil }
-        return publish(level)
+        return publish(level, at: last[last.endIndex - 1].time)
     }
 
     /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
@@ -135,7 +147,7 @@ public struct LightFilter: Sendable, Equatable {
             window.allSatisfy({ $0.level > published }) || window.allSatisfy({ $0.level < published })
         else { return nil }
         let median = Self.median(of: window)
-        return ratio(median, published) > 1 + threshold * Self.driftPart ? publish(median) : nil
+        return ratio(median, published) > 1 + threshold * Self.driftPart ? publish(median, at: time) : nil
     }
 
     /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
@@ -150,14 +162,27 @@ public struct LightFilter: Sendable, Equatable {
         return max(a, b) / min(a, b)
     }
 
-    /// Whether `a` and `b` are further apart than the threshold, as a ratio.
+    /// Whether `a` and `b` are further apart than the threshold, as a ratio, and by more than ``floor``: in the dark a
+    /// sensor's readings step by whole units, and 3 and 4 lux are one level.
     public func differs(_ a: Double, from b: Double) -> Bool {
         // A ratio, not logarithms: the filter runs at every reading of a claimed sensor, and libm's log costs the
         // daemon pages of code that nothing else of it touches (BENCHMARKS.md, "Steady-state cost").
-        ratio(a, b) > 1 + threshold
+        ratio(a, b) > 1 + threshold && abs(a - b) > Self.floor
     }
 
-    private mutating func publish(_ level: Double) -> LightDecision {
+    /// The median of the readings since a level published less than ``settleTime`` after the one before it, once
+    /// ``settleTime`` has passed, if it differs from the published level at all.
+    private mutating func publishSettled(at time: Double, from published: Double) -> LightDecision? {
+        guard let since = settling, time - since >= Self.settleTime else { return nil }
+        settling = nil
+        let median = Self.median(of: readings.filter { $0.time >= since })
+        return median != published ? publish(median, at: time) : nil
+    }
+
+    private mutating func publish(_ level: Double, at time: Double) -> LightDecision {
+        // A level that comes soon after the one before is followed by one more once the readings have settled.
+        settling = lastPublished.map { time - $0 < Self.settleTime } == true ? time : nil
+        lastPublished = time
         publishedBeforeReset = nil
         published = level
         departure = nil
