@@ -158,6 +158,24 @@ struct LightFilterTests {
         #expect(after.allSatisfy { $0 == .keep }, "10 s after the level before: nothing more \(after)")
     }
 
+    @Test("Where the settled median is the level published, the reading nearest it that is not: a client hears only changes")
+    func settlesWithAChange() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(200, at: 0)
+        _ = filter.take(50, at: 2)
+        #expect(filter.take(50, at: 2.15) == LightDecision(publish: 50))
+        let settled = [50.0, 52, 50, 49, 50, 50, 50]
+        let decisions = settled.enumerated().map { filter.take($0.element, at: 2.95 + 0.8 * Double($0.offset)) }
+        #expect(decisions.last == LightDecision(publish: 49), "the median is 50, published already; 49 is nearest: \(decisions)")
+
+        var still = LightFilter(threshold: 0.2)
+        _ = still.take(200, at: 0)
+        _ = still.take(50, at: 2)
+        _ = still.take(50, at: 2.15)
+        let same = (0..<7).map { still.take(50, at: 2.95 + 0.8 * Double($0)) }
+        #expect(same.allSatisfy { $0.publish == nil }, "a sensor that reads one value has nothing else to give: \(same)")
+    }
+
     @Test("Two departures that disagree with each other do not confirm each other")
     func disagreeing() {
         var filter = LightFilter(threshold: 0.2)

@@ -171,12 +171,16 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// The median of the readings since a level published less than ``settleTime`` after the one before it, once
-    /// ``settleTime`` has passed, if it differs from the published level at all.
+    /// ``settleTime`` has passed; where that is the level published, the reading nearest it that is not. A client
+    /// hears only a level that changed, and it is the second update that it needs.
     private mutating func publishSettled(at time: Double, from published: Double) -> LightDecision? {
         guard let since = settling, time - since >= Self.settleTime else { return nil }
         settling = nil
-        let median = Self.median(of: readings.filter { $0.time >= since })
-        return median != published ? publish(median, at: time) : nil
+        let settled = readings.filter { $0.time >= since }
+        let median = Self.median(of: settled)
+        guard median == published else { return publish(median, at: time) }
+        let others = settled.map(\.level).filter { $0 != published }
+        return others.min { abs($0 - median) < abs($1 - median) }.map { publish($0, at: time) }
     }
 
     private mutating func publish(_ level: Double, at time: Double) -> LightDecision {
