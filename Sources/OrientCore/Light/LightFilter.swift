@@ -33,10 +33,11 @@ public struct LightFilter: Sendable, Equatable {
     public static let driftWindow = 2.4
     /// A drift counts once it reaches this part of the threshold.
     static let driftPart = 0.2
-    /// A level published this soon after the one before is followed by the settled one this long after it: automatic
-    /// brightness (gsd-power) moves towards each level by how long it came after the one before, so two levels in
-    /// quick succession and then nothing would leave the screen part of the way.
-    public static let settleTime = 5.0
+    /// When lights switched off or on (a departure of ``sureRatio`` or more) are followed by the level settled since,
+    /// after the publication: automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s),
+    /// Δt the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
+    /// where it stays until the next. With these two it is within 4 % of the way, whatever came before.
+    public static let followUps = [5.0, 15.0]
     /// How many equal readings in a row make a level at rest, published even below the threshold.
     public static let restReadings = 3
     /// Readings that late after the hold still count as the hold: the reader's timer rounds.
@@ -53,7 +54,7 @@ public struct LightFilter: Sendable, Equatable {
     public private(set) var published: Double?
     /// The first reading of a level that departs from the published one; every reading since has departed alike.
     private var departure: Sample?
-    /// The readings of the last ``settleTime`` and a little more, oldest first.
+    /// The readings of the last ``shadowHold`` or between two follow-ups, and a little more, oldest first.
     private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
@@ -61,8 +62,8 @@ public struct LightFilter: Sendable, Equatable {
     private var zeroRechecked = false
     /// When the last level was published.
     private var lastPublished: Double?
-    /// When a level was published less than ``settleTime`` after the one before it, until the settled level follows.
-    private var settling: Double?
+    /// When the settled level is published next, after lights switched off or on (``followUps``).
+    private var followUpsDue: [Double] = []
 
     private struct Sample: Sendable, Equatable {
         var level: Double
@@ -80,7 +81,7 @@ public struct LightFilter: Sendable, Equatable {
         published = nil
         departure = nil
         readings = []
-        settling = nil
+        followUpsDue = []
     }
 
     /// Takes the reading `level` made at `time`.
@@ -89,7 +90,7 @@ public struct LightFilter: Sendable, Equatable {
             zeroRechecked = true
             return LightDecision(readAgainAt: time + Self.zeroRecheck)
         }
-        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.settleTime) - 1 }
+        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.longestBetweenFollowUps) - 1 }
         readings.append(Sample(level: level, time: time))
         guard let published, threshold > 0 else {
             return level == published ? .keep : publish(level, at: time)
@@ -104,11 +105,13 @@ public struct LightFilter: Sendable, Equatable {
             let size = ratio(first.level, published)
             let hold = Self.hold(departingBy: size)
             guard time - first.time >= hold - Self.holdTolerance else { return LightDecision(readAgainAt: first.time + hold) }
+            // A new level ends the follow-ups of the one before; lights switched off or on get their own.
+            followUpsDue = size >= Self.sureRatio ? Self.followUps.map { time + $0 } : []
             return publish(size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= first.time }), at: time)
         }
         guard departs else {
             departure = nil
-            return publishAtRest(level, published) ?? publishSettled(at: time, from: published)
+            return publishAtRest(level, published) ?? publishFollowUp(at: time, from: published)
                 ?? publishDrift(at: time, from: published) ?? .keep
         }
         departure = Sample(level: level, time: time)
@@ -170,22 +173,24 @@ public struct LightFilter: Sendable, Equatable {
         ratio(a, b) > 1 + threshold && abs(a - b) > Self.floor
     }
 
-    /// The median of the readings since a level published less than ``settleTime`` after the one before it, once
-    /// ``settleTime`` has passed; where that is the level published, the reading nearest it that is not. A client
-    /// hears only a level that changed, and it is the second update that it needs.
-    private mutating func publishSettled(at time: Double, from published: Double) -> LightDecision? {
-        guard let since = settling, time - since >= Self.settleTime else { return nil }
-        settling = nil
-        let settled = readings.filter { $0.time >= since }
+    /// After lights switched off or on, at each of ``followUps``: the median of the readings since the last level
+    /// published, or, where that is the level published, the reading nearest it that is not. A client hears only a
+    /// level that changed, and it is the update that it needs.
+    private mutating func publishFollowUp(at time: Double, from published: Double) -> LightDecision? {
+        guard let due = followUpsDue.first, time >= due, let since = lastPublished else { return nil }
+        followUpsDue.removeFirst()
+        let settled = readings.filter { $0.time > since }
+        guard !settled.isEmpty else { return nil }
         let median = Self.median(of: settled)
         guard median == published else { return publish(median, at: time) }
         let others = settled.map(\.level).filter { $0 != published }
         return others.min { abs($0 - median) < abs($1 - median) }.map { publish($0, at: time) }
     }
 
+    /// The longest time between two follow-ups, over which their median is taken.
+    static let longestBetweenFollowUps = zip(followUps, [0] + followUps).map { $0 - $1 }.max() ?? 0
+
     private mutating func publish(_ level: Double, at time: Double) -> LightDecision {
-        // A level that comes soon after the one before is followed by one more once the readings have settled.
-        settling = lastPublished.map { time - $0 < Self.settleTime } == true ? time : nil
         lastPublished = time
         publishedBeforeReset = nil
         published = level
