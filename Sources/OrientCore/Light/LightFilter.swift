@@ -1,19 +1,20 @@
 /// Decides which ambient light readings are published, so that brightness follows the room and not a hand's
 /// shadow or the sensor's noise (iio-sensor-proxy publishes every change: hadess/iio-sensor-proxy#261).
 ///
-/// Four rules, each publishing a value the sensor read, never an average or an extrapolation:
+/// Five rules, each publishing a value the sensor read, never an average or an extrapolation:
 /// - **The first reading** is published at once.
 /// - **A departure**, a reading that differs from the published level by more than the threshold (a ratio,
-///   either way), is published once every reading for a hold has departed alike (``hold(departingBy:)``): on its
-///   side, and by more than the threshold or at least a drift's worth (below). The hold
-///   outlasts a typing hand's shadow (``shadowHold``) for changes a shadow can make, and is short (``shortHold``)
-///   for a change of ``sureRatio`` or more: lights switched off or on. What is published is the median of the
-///   readings held, or the latest one after a short hold.
+///   either way), is published once every reading for a hold has agreed with it (``hold(departingBy:)``): departed
+///   alike, or back within the threshold but on its side by at least a drift's worth (below). The hold outlasts a
+///   typing hand's shadow (``shadowHold``) for changes a shadow can make, and is short (``shortHold``) for a change of
+///   ``sureRatio`` or more: lights switched off or on. What is published is the median of the readings held, or the
+///   latest one after a short hold.
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
 ///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
 ///   fifth of the threshold away, that median is published.
 /// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
 ///   below the threshold, so that the level at rest is the sensor's.
+/// - **Follow-ups**: lights switched off or on are followed by the level settled since, ``followUps`` later.
 ///
 /// Pure: the caller gives each reading's time, in seconds on any monotonic clock. A sensor opened again (after a
 /// resume, a stall, a release) that first reads exactly 0, where it read light before, is read again
@@ -33,9 +34,9 @@ public struct LightFilter: Sendable, Equatable {
     public static let driftWindow = 2.4
     /// A drift counts once it reaches this part of the threshold.
     static let driftPart = 0.2
-    /// When lights switched off or on (a departure of ``sureRatio`` or more) are followed by the level settled since,
-    /// after the publication: automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s),
-    /// Δt the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
+    /// How long after lights switched off or on (a departure of ``sureRatio`` or more) the level settled since is
+    /// published again. Automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s), Δt
+    /// the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
     /// where it stays until the next. With these two it is within 4 % of the way, whatever came before.
     public static let followUps = [5.0, 15.0]
     /// How many equal readings in a row make a level at rest, published even below the threshold.
@@ -52,7 +53,7 @@ public struct LightFilter: Sendable, Equatable {
     /// change at once, as iio-sensor-proxy does.
     public var threshold: Double
     public private(set) var published: Double?
-    /// The first reading of a level that departs from the published one; every reading since has departed alike.
+    /// The first reading of a level that departs from the published one; every reading since has agreed with it.
     private var departure: Sample?
     /// The readings of the last ``shadowHold`` or between two follow-ups, and a little more, oldest first.
     private var readings: [Sample] = []
@@ -111,7 +112,7 @@ public struct LightFilter: Sendable, Equatable {
         }
         guard departs else {
             departure = nil
-            return publishAtRest(level, published) ?? publishFollowUp(at: time, from: published)
+            return publishAtRest(level, at: time, from: published) ?? publishFollowUp(at: time, from: published)
                 ?? publishDrift(at: time, from: published) ?? .keep
         }
         departure = Sample(level: level, time: time)
@@ -133,10 +134,10 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// The sensor's value once it has read it ``restReadings`` times in a row, if that is not the level published.
-    private mutating func publishAtRest(_ level: Double, _ published: Double) -> LightDecision? {
+    private mutating func publishAtRest(_ level: Double, at time: Double, from published: Double) -> LightDecision? {
         let last = readings.suffix(Self.restReadings)
         guard last.count == Self.restReadings, last.allSatisfy({ $0.level == level }), level != published else { return nil }
-        return publish(level, at: last[last.endIndex - 1].time)
+        return publish(level, at: time)
     }
 
     /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
