@@ -11,9 +11,14 @@ struct LightFilterTests {
         return readings.compactMap { time, level in filter.take(level, at: time).publish.map { (time, $0) } }
     }
 
-    /// A reading every 0.8 s, as iio-sensor-proxy polls, starting at 0.
-    private func polled(_ levels: [Double]) -> [(Double, Double)] {
-        levels.enumerated().map { (Double($0.offset) * 0.8, $0.element) }
+    /// A reading every 0.8 s, as iio-sensor-proxy polls, starting at `start`.
+    private func polled(_ levels: [Double], from start: Double = 0) -> [(Double, Double)] {
+        levels.enumerated().map { (start + Double($0.offset) * 0.8, $0.element) }
+    }
+
+    /// Feeds `readings` (time, level) to `filter` as it stands and returns its decision on each.
+    private func take(_ readings: [(Double, Double)], into filter: inout LightFilter) -> [LightDecision] {
+        readings.map { time, level in filter.take(level, at: time) }
     }
 
     @Test("The first reading is published at once")
@@ -143,8 +148,10 @@ struct LightFilterTests {
         #expect(filter.take(51, at: 2.15) == LightDecision(publish: 51))
         // Every 0.8 s from 2.95 s: around 50, both ways, so that neither the rest nor the drift rule publishes.
         let noise: [Double] = [49, 50, 51, 50, 49, 50, 50, 51, 49, 50, 51, 50, 49, 50, 51, 50, 49, 50, 51, 50]
-        let decisions = noise.enumerated().map { filter.take($0.element, at: 2.95 + 0.8 * Double($0.offset)) }
-        let published = decisions.enumerated().compactMap { step in step.element.publish.map { (2.95 + 0.8 * Double(step.offset), $0) } }
+        let readings = polled(noise, from: 2.95)
+        let published = zip(readings, take(readings, into: &filter)).compactMap { reading, decision in
+            decision.publish.map { (reading.0, $0) }
+        }
         #expect(published.count == 2, "\(published)")
         #expect(published.first.map { $0.0 >= 7.15 && $0.0 < 7.15 + 0.8 && $0.1 == 50 } == true, "the median since, 5 s on: \(published)")
         #expect(published.last.map { $0.0 >= 17.15 && $0.0 < 17.15 + 0.8 && $0.1 != 50 } == true,
@@ -156,10 +163,10 @@ struct LightFilterTests {
         var filter = LightFilter(threshold: 0.2)
         _ = filter.take(200, at: 0)
         let held: [Double] = [100, 101, 99, 100, 100]
-        for (index, level) in held.enumerated() { _ = filter.take(level, at: 1 + 0.8 * Double(index)) }
+        _ = take(polled(held, from: 1), into: &filter)
         #expect(filter.published == 100)
         let noise: [Double] = [99, 100, 101, 100, 99, 100, 100, 101, 99, 100, 101, 100, 99, 100, 101, 100, 99, 100, 101, 100]
-        let after = noise.enumerated().map { filter.take($0.element, at: 5 + 0.8 * Double($0.offset)) }
+        let after = take(polled(noise, from: 5), into: &filter)
         #expect(after.allSatisfy { $0.publish == nil }, "\(after)")
     }
 
@@ -169,7 +176,7 @@ struct LightFilterTests {
         _ = filter.take(200, at: 0)
         _ = filter.take(50, at: 2)
         _ = filter.take(50, at: 2.15)
-        let same = (0..<25).map { filter.take(50, at: 2.95 + 0.8 * Double($0)) }
+        let same = take(polled(Array(repeating: 50, count: 25), from: 2.95), into: &filter)
         #expect(same.allSatisfy { $0.publish == nil }, "\(same)")
     }
 

@@ -160,16 +160,22 @@ struct BufferedSensorTests {
         #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
     }
 
-    @Test("Still for a second, a buffered device is asked for the still rate; the first scan that differs asks for the full rate")
-    func stillRate() throws {
+    /// A buffered device that takes a sampling frequency, the daemon reading it, and the frequency it was last asked
+    /// for (its sysfs attribute), for the still and rest rates.
+    private func rateBench() throws -> (UmockdevTestbed, DaemonHarness, () -> Double?) {
         let testbed = try UmockdevTestbed()
         try testbed.describe(
             Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: sampling_frequency=100\\n\n")
         let attribute = testbed.root + "/sys/devices/platform/accel/iio:device0/sampling_frequency"
-        func requested() -> Double? {
+        let requested = {
             (try? String(contentsOfFile: attribute, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        let daemon = try run(testbed)
+        return (testbed, try run(testbed), requested)
+    }
+
+    @Test("Still for a second, a buffered device is asked for the still rate; the first scan that differs asks for the full rate")
+    func stillRate() throws {
+        let (testbed, daemon, requested) = try rateBench()
         #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
         try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 150, rate: 50)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
@@ -182,14 +188,7 @@ struct BufferedSensorTests {
 
     @Test("Still for 10 s, a buffered device is asked for the rest rate (2 Hz); the first scan that differs asks for the full rate")
     func restRate() throws {
-        let testbed = try UmockdevTestbed()
-        try testbed.describe(
-            Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: sampling_frequency=100\\n\n")
-        let attribute = testbed.root + "/sys/devices/platform/accel/iio:device0/sampling_frequency"
-        func requested() -> Double? {
-            (try? String(contentsOfFile: attribute, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        let daemon = try run(testbed)
+        let (testbed, daemon, requested) = try rateBench()
         #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
         // 30 s of the same scan, longer than the waits below even on a busy machine (a stream cannot be stopped, and a
         // buffer that goes silent is read by polling instead): still after about a second, at rest 10 s later.
