@@ -86,7 +86,7 @@ struct LightFilterTests {
         #expect(published(polled(levels + [150, 150])).map(\.1) == [300, 150])
     }
 
-    @Test("Lights switched off wait a short hold: three times dimmer or more, 0.15 s, and the latest reading")
+    @Test("Lights switched off wait a short hold: 2.7 times dimmer or more, 0.15 s, and the latest reading")
     func lightsOff() {
         var filter = LightFilter(threshold: 0.2)
         _ = filter.take(300, at: 0)
@@ -95,18 +95,52 @@ struct LightFilterTests {
         #expect(filter.take(300, at: 2) == LightDecision(readAgainAt: 2.15), "on again: as short")
     }
 
-    @Test("The hold shrinks with the size of the change, from a shadow's hold up to 2.4 times to 0.15 s at 3 times")
+    @Test("The hold shrinks with the size of the change, from a shadow's hold up to 2.4 times to 0.15 s at 2.7 times")
     func holdBySize() {
         #expect(LightFilter.hold(departingBy: 1.2) == LightFilter.shadowHold)
         #expect(LightFilter.hold(departingBy: 2.4) == LightFilter.shadowHold, "a typing hand's darkest shadow, and noise")
-        #expect(abs(LightFilter.hold(departingBy: 2.7) - (LightFilter.shadowHold + LightFilter.shortHold) / 2) < 1e-9, "half way")
+        #expect(abs(LightFilter.hold(departingBy: 2.55) - (LightFilter.shadowHold + LightFilter.shortHold) / 2) < 1e-9, "half way")
+        #expect(LightFilter.hold(departingBy: 2.7) == LightFilter.shortHold)
         #expect(LightFilter.hold(departingBy: 3) == LightFilter.shortHold)
         #expect(LightFilter.hold(departingBy: 75) == LightFilter.shortHold)
         let ratios = stride(from: 1.0, through: 20, by: 0.1).map(LightFilter.hold(departingBy:))
         #expect(zip(ratios, ratios.dropFirst()).allSatisfy { $0 >= $1 })
     }
 
-    @Test("A departure of less than 3 times goes on through readings back within the threshold but a drift away; lights off does not")
+    @Test("A step of 3 times that the sensor's noise and a published level read a little high make 2.8 waits the short hold")
+    func noisyStep() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(452, at: 0)
+        #expect(filter.take(162, at: 1) == LightDecision(readAgainAt: 1 + LightFilter.shortHold), "461 lux to 153, read as 452 to 162")
+        #expect(filter.take(157, at: 1 + LightFilter.shortHold) == LightDecision(publish: 157))
+    }
+
+    @Test("A new level whose readings spread is held through them: each agrees with the median of those held, give or take half a lux")
+    func spreadingLevel() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(31, at: 0)
+        // 45 is more than 20 % below the first, 55, and within 20 % of the median held, 49.
+        let brighter = polled([55, 49, 51, 49, 45, 51, 49, 50], from: 1)
+        let published = zip(brighter, take(brighter, into: &filter)).compactMap { reading, decision in decision.publish.map { (reading.0, $0) } }
+        #expect(published.first.map { $0.0 <= 1 + LightFilter.shadowHold + 0.8 && (45...55).contains($0.1) } == true, "\(published)")
+
+        var dim = LightFilter(threshold: 0.2)
+        _ = dim.take(5, at: 0)
+        // A room of 9.2 lux read in whole lux: 10 is 25 % above 8, and 9.5 is within 20 % of 8.5.
+        let risen = polled([8, 8, 9, 10, 10, 10], from: 1)
+        let dimPublished = zip(risen, take(risen, into: &dim)).compactMap { reading, decision in decision.publish.map { (reading.0, $0) } }
+        #expect(dimPublished.first.map { $0.0 <= 1 + LightFilter.shadowHold + 0.8 && $0.1 >= 8 } == true, "\(dimPublished)")
+    }
+
+    @Test("In the dark a departure begins with the readings as far from the level but only a unit away: 2 lux rising to 3.5")
+    func darkDepartureBegins() {
+        let levels: [Double] = [2, 3, 3, 4, 4, 3, 4, 3]
+        let changes = published(polled(levels))
+        // The first 3 is read at 0.8 s: a shadow's hold from there, and the reading that lands on it.
+        #expect(changes.count == 2 && changes.last.map { $0.0 <= 0.8 + LightFilter.shadowHold + 0.8 && $0.1 >= 3 } == true, "\(changes)")
+    }
+
+    @Test("A departure of less than 2.7 times goes on through readings back within the threshold but a drift away; lights off does not")
     func crossing() {
         var filter = LightFilter(threshold: 0.2)
         _ = filter.take(144, at: 0)
@@ -128,6 +162,13 @@ struct LightFilterTests {
         let levels: [Double] = [300, 150, 150, 150, 280, 280, 281, 279, 280, 280]
         let changes = published(polled(levels))
         #expect(changes.allSatisfy { $0.1 >= 279 }, "\(changes)")
+    }
+
+    @Test("A shadow followed by a real change publishes the change, not the shadow's depth")
+    func shadowThenChange() {
+        let levels: [Double] = [300, 150, 150, 150, 230, 230, 231, 229, 230, 230]
+        let changes = published(polled(levels))
+        #expect(changes.count == 2 && changes.last.map { (229...231).contains($0.1) } == true, "\(changes)")
     }
 
     @Test("In the dark, readings a unit apart are one level: a step from 2 to 4 lux is held and published through them")
@@ -156,6 +197,28 @@ struct LightFilterTests {
         #expect(published.first.map { $0.0 >= 7.15 && $0.0 < 7.15 + 0.8 && $0.1 == 50 } == true, "the median since, 5 s on: \(published)")
         #expect(published.last.map { $0.0 >= 17.15 && $0.0 < 17.15 + 0.8 && $0.1 != 50 } == true,
                 "15 s on, the median is 50 again, published already: the reading nearest it that is not: \(published)")
+    }
+
+    @Test("A follow-up that has two readings as near the settled level to choose from takes the later one")
+    func followUpTakesTheLater() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(200, at: 0)
+        _ = filter.take(50, at: 2)
+        #expect(filter.take(50, at: 2.15) == LightDecision(publish: 50))
+        // The median since is 50, published already; 51 and 49 are as near it, and 49 came last.
+        let decisions = take(polled([51, 50, 50, 49, 50, 49, 50], from: 2.95), into: &filter)
+        #expect(decisions.compactMap(\.publish) == [49], "\(decisions)")
+    }
+
+    @Test("A follow-up is the level settled now: the median of the last 2.4 s, not of every reading since lights off")
+    func followUpIsRecent() {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(32, at: 0)
+        _ = filter.take(3, at: 1)
+        #expect(filter.take(3, at: 1.15) == LightDecision(publish: 3))
+        // In the dark, 4 and 2 are each a unit from 3: neither departs, and the room has gone to 2 by the follow-up.
+        let decisions = take(polled([4, 4, 3, 4, 4, 2, 2], from: 1.95), into: &filter)
+        #expect(decisions.compactMap(\.publish) == [2], "\(decisions)")
     }
 
     @Test("A change a shadow could make is not followed up")
@@ -217,6 +280,19 @@ struct LightFilterTests {
         #expect(published(polled(steady)).map(\.1) == [300], "noise both ways is no drift")
         let shadowed: [Double] = [300, 300, 280, 282, 300, 301, 299]
         #expect(published(polled(shadowed)).map(\.1) == [300], "a faint shadow shorter than the window is no drift")
+    }
+
+    @Test("A drift is the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")
+    func driftWindowEdge() {
+        var filter = LightFilter(threshold: 0.2)
+        // A poll timer adds 0.8 s at each read: 2.4 s before the seventh reading comes out a hair later than the fourth.
+        var time = 0.0
+        var decisions: [LightDecision] = []
+        for level: Double in [100, 100, 100, 100, 95, 95, 94] {
+            decisions.append(filter.take(level, at: time))
+            time += 0.8
+        }
+        #expect(decisions.last == LightDecision(publish: 95), "the median of 95, 95 and 94: \(decisions)")
     }
 
     @Test("The threshold is a ratio, either way: 20 % is 1.2 times brighter or dimmer")

@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import OrientScenarios
 import Testing
 
 /// The light filter over a seeded family of rooms (issue 39's), against iio-sensor-proxy's rule of publishing every
@@ -25,13 +26,14 @@ struct LightSceneTests {
         }
     }
 
-    @Test("At the end of every step the level published is a value read, within the threshold of the room's", arguments: 1...20)
+    @Test("At the end of every step the level published is a value read, within the threshold of the room's or a lux", arguments: 1...20)
     func rest(seed: Int) {
         let run = SceneRun(LightScene(seed: seed))
         for step in run.scene.steps {
             let end = step.start + LightScene.stepLength
             guard let level = run.filtered.level(at: end) else { Issue.record("nothing published"); continue }
-            #expect(abs(level / step.level - 1) <= 0.2, "\(run.scene), step to \(step.level): \(level)")
+            // The sensor reads whole lux: a room of 2.5 lux reads 2 or 3, each a fifth away.
+            #expect(abs(level - step.level) <= max(0.2 * step.level, 1), "\(run.scene), step to \(step.level): \(level)")
             #expect(run.readings.contains { $0.level == level })
         }
     }
@@ -46,14 +48,15 @@ struct LightSceneTests {
             guard let level = run.filtered.level(at: time) else { continue }
             largest = max(largest, abs(level / run.scene.level(at: time) - 1))
         }
-        // Over these rooms: 11 % to 22 %, where publishing every change gives 3 % to 19 % (its readings' noise). The
-        // filter before issue 39 trailed real ramps by 19 % to 29 % (BENCHMARKS.md). Issue 39's 10 % is not met.
+        // Over these rooms: 8.5 % to 20 %, where publishing every change gives 5 % to 13 % (its readings' noise); over
+        // seeds 1 to 400, one room of 400 goes past 25 % (28 %). The filter before issue 39 trailed real ramps by 19 % to
+        // 29 % (BENCHMARKS.md). Issue 39's 10 % is not met.
         #expect(largest <= 0.25, "\(run.scene): \(Int(largest * 100)) % from the room's level")
     }
 }
 
 /// One room, drawn from a seed: its level, the sensor's noise and update period, flicker, then a steady part with a
-/// typing hand's shadows, a ramp, and six steps.
+/// typing hand's shadows, 5 s without new ones, a ramp, and six steps.
 struct LightScene: CustomStringConvertible {
     struct Step {
         var start: Double
@@ -72,26 +75,28 @@ struct LightScene: CustomStringConvertible {
     let flickerPeriod: Double
     let rampFactor: Double
     private(set) var steps: [Step] = []
-    private var random: SceneRandom
+    private var random: SeededRandom
 
     var steadyPart: Range<Double> { 3..<Self.steadyLength }
-    var rampPart: Range<Double> { (Self.steadyLength + 2)..<(Self.steadyLength + 32) }
+    /// After 5 s without new shadows, as `light-scenes.py` holds the room: a shadow published as the steady part ends
+    /// is not a ramp followed badly.
+    var rampPart: Range<Double> { (Self.steadyLength + 5)..<(Self.steadyLength + 35) }
     var end: Double { (steps.last?.start ?? 0) + Self.stepLength }
 
     init(seed: Int) {
-        var random = SceneRandom(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         self.seed = seed
-        room = exp(random.uniform(log(20), log(800)))
-        noise = random.uniform(0.01, 0.05)
-        updatePeriod = random.uniform(0.1, 1)
-        flicker = random.uniform(0, 0.04)
-        flickerPeriod = random.uniform(2, 10)
-        rampFactor = random.uniform(0, 1) < 0.5 ? 2 : 0.5
+        room = exp(random.uniform(log(20)...log(800)))
+        noise = random.uniform(0.01...0.05)
+        updatePeriod = random.uniform(0.1...1)
+        flicker = random.uniform(0...0.04)
+        flickerPeriod = random.uniform(2...10)
+        rampFactor = random.uniform(0...1) < 0.5 ? 2 : 0.5
         var level = room * rampFactor
         for index in 0..<6 {
-            let factor = exp(random.uniform(log(1.5), log(50)))
-            let target = min(max(random.uniform(0, 1) < 0.5 ? level * factor : level / factor, 2), 20000)
-            steps.append(Step(start: Self.steadyLength + 34 + Double(index) * Self.stepLength, level: target,
+            let factor = exp(random.uniform(log(1.5)...log(50)))
+            let target = min(max(random.uniform(0...1) < 0.5 ? level * factor : level / factor, 2), 20000)
+            steps.append(Step(start: Self.steadyLength + 37 + Double(index) * Self.stepLength, level: target,
                               ratio: max(target, level) / min(target, level)))
             level = target
         }
@@ -108,16 +113,16 @@ struct LightScene: CustomStringConvertible {
     /// What the sensor holds from each update on: the room, shadowed while steady, with flicker and noise, in whole lux.
     mutating func sensorValues() -> [(time: Double, level: Double)] {
         var values: [(time: Double, level: Double)] = []
-        var (nextShadow, shadowUntil, shade) = (random.uniform(1, 6), 0.0, 1.0)
+        var (nextShadow, shadowUntil, shade) = (random.uniform(1...6), 0.0, 1.0)
         var time = 0.0
         while time < end {
             if time < Self.steadyLength, time >= nextShadow {
-                shadowUntil = time + random.uniform(0.2, 2.5)
-                shade = random.uniform(0.5, 0.9)
-                nextShadow = shadowUntil + random.uniform(1, 6)
+                shadowUntil = time + random.uniform(0.2...2.5)
+                shade = random.uniform(0.5...0.9)
+                nextShadow = shadowUntil + random.uniform(1...6)
             }
             let beat = 1 + flicker * sin(2 * .pi * time / flickerPeriod)
-            let lux = level(at: time) * (time < shadowUntil ? shade : 1) * beat * random.gaussian(mean: 1, deviation: noise)
+            let lux = level(at: time) * (time < shadowUntil ? shade : 1) * beat * (1 + random.gaussian(sigma: noise))
             values.append((time, max(0, lux.rounded())))
             time += updatePeriod
         }
@@ -152,10 +157,10 @@ struct SceneRun {
         var scene = scene
         let values = scene.sensorValues()
         func value(at time: Double) -> Double { values.last { $0.time <= time }?.level ?? values[0].level }
-        var phases = SceneRandom(seed: UInt64(scene.seed) &* 7 &+ 1)
+        var phases = SeededRandom(seed: UInt64(scene.seed) &* 7 &+ 1)
 
         var every = Published()
-        var time = phases.uniform(0, 0.8)
+        var time = phases.uniform(0...0.8)
         while time < scene.end {
             let level = value(at: time)
             if every.changes.last?.level != level { every.changes.append((time, level)) }
@@ -165,7 +170,7 @@ struct SceneRun {
         var filter = LightFilter(threshold: 0.2)
         var filtered = Published()
         var readings: [(time: Double, level: Double)] = []
-        time = phases.uniform(0, 0.8)
+        time = phases.uniform(0...0.8)
         while time < scene.end {
             let level = value(at: time)
             readings.append((time, level))
@@ -177,30 +182,5 @@ struct SceneRun {
         self.readings = readings
         everyChange = every
         self.filtered = filtered
-    }
-}
-
-/// SplitMix64: the same rooms on every machine and every run.
-struct SceneRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-    }
-
-    /// Box and Muller's transform.
-    mutating func gaussian(mean: Double, deviation: Double) -> Double {
-        let (u, v) = (uniform(Double.leastNormalMagnitude, 1), uniform(0, 1))
-        return mean + deviation * sqrt(-2 * log(u)) * cos(2 * .pi * v)
     }
 }

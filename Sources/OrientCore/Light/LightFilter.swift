@@ -5,10 +5,11 @@
 /// - **The first reading** is published at once.
 /// - **A departure**, a reading that differs from the published level by more than the threshold (a ratio,
 ///   either way), is published once every reading for a hold has agreed with it (``hold(departingBy:)``): departed
-///   alike, or back within the threshold but on its side by at least a drift's worth (below). The hold outlasts a
-///   typing hand's shadow (``shadowHold``) for changes a shadow can make, and is short (``shortHold``) for a change of
-///   ``sureRatio`` or more: lights switched off or on. What is published is the median of the readings held, or the
-///   latest one after a short hold.
+///   alike (within the threshold of the median of those held, give or take half a lux of rounding), or back within the
+///   threshold but on its side by at least a drift's worth (below). The hold outlasts a typing hand's shadow
+///   (``shadowHold``) for changes a shadow can make, and is short (``shortHold``) for a change of ``sureRatio`` or
+///   more: lights switched off or on. In the dark it begins with the readings before it that were as far away but only
+///   a unit. What is published is the median of the readings held, or the latest one after a short hold.
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
 ///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
 ///   fifth of the threshold away, that median is published.
@@ -28,8 +29,9 @@ public struct LightFilter: Sendable, Equatable {
     public static let shortHold = 0.15
     /// The deepest a shadow dims the sensor, with noise and flicker on top: halved, and a little more.
     static let shadowRatio = 2.4
-    /// Three times brighter or dimmer is the room changing, not a hand passing over the sensor.
-    static let sureRatio = 3.0
+    /// Three times brighter or dimmer is the room changing, not a hand passing over the sensor; read through the
+    /// sensor's noise and flicker from a published level that itself read a little high or low, it can look like 2.7.
+    static let sureRatio = 2.7
     /// How long every reading must lie on one side of the published level for a drift below the threshold.
     public static let driftWindow = 2.4
     /// A drift counts once it reaches this part of the threshold.
@@ -53,9 +55,9 @@ public struct LightFilter: Sendable, Equatable {
     /// change at once, as iio-sensor-proxy does.
     public var threshold: Double
     public private(set) var published: Double?
-    /// The first reading of a level that departs from the published one; every reading since has agreed with it.
-    private var departure: Sample?
-    /// The readings of the last ``shadowHold`` or between two follow-ups, and a little more, oldest first.
+    /// A level that departs from the published one; every reading since has agreed with it.
+    private var departure: Departure?
+    /// The readings of the last ``shadowHold``, and a little more, oldest first.
     private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
@@ -69,6 +71,15 @@ public struct LightFilter: Sendable, Equatable {
     private struct Sample: Sendable, Equatable {
         var level: Double
         var time: Double
+    }
+
+    private struct Departure: Sendable, Equatable {
+        /// The first reading that departed.
+        var level: Double
+        /// When the readings left the published level: that reading, or the drifting ones just before it.
+        var since: Double
+        /// When the first reading that departed came.
+        var departed: Double
     }
 
     public init(threshold: Double) {
@@ -91,32 +102,58 @@ public struct LightFilter: Sendable, Equatable {
             zeroRechecked = true
             return LightDecision(readAgainAt: time + Self.zeroRecheck)
         }
-        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.longestBetweenFollowUps) - 1 }
+        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.driftWindow) - 1 }
         readings.append(Sample(level: level, time: time))
         guard let published, threshold > 0 else {
             return level == published ? .keep : publish(level, at: time)
         }
         let departs = differs(level, from: published)
-        // A departure goes on while readings agree with its first one: departed, or back within the threshold but on
-        // its side by a drift (a ramp crossing the threshold reads on both sides of it). A shadow ending comes all the
-        // way back, and a reading that agrees with neither starts over.
-        if let first = departure, !differs(level, from: first.level),
-            departs || drifts(level, from: published, towards: first.level)
+        // A departure goes on while readings agree with those it has held: departed, or back within the threshold but
+        // on its side by a drift (a ramp crossing the threshold reads on both sides of it). A shadow ending comes all
+        // the way back, and a reading that agrees with neither starts over.
+        if let held = departure, agrees(level, withDepartureFrom: held.departed, before: time),
+            departs || drifts(level, from: published, towards: held.level)
         {
-            let size = ratio(first.level, published)
-            let hold = Self.hold(departingBy: size)
-            guard time - first.time >= hold - Self.holdTolerance else { return LightDecision(readAgainAt: first.time + hold) }
-            // A new level ends the follow-ups of the one before; lights switched off or on get their own.
-            followUpsDue = size >= Self.sureRatio ? Self.followUps.map { time + $0 } : []
-            return publish(size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= first.time }), at: time)
+            return confirm(held, reading: level, at: time, from: published)
         }
         guard departs else {
             departure = nil
             return publishAtRest(level, at: time, from: published) ?? publishFollowUp(at: time, from: published)
                 ?? publishDrift(at: time, from: published) ?? .keep
         }
-        departure = Sample(level: level, time: time)
-        return LightDecision(readAgainAt: time + Self.hold(departingBy: ratio(level, published)))
+        // In the dark it began with the readings just before it that were as far from the published level but only a
+        // unit away: 2 lux rising to 3.5 reads 3 (one level with 2) before it reads 4. Not with readings that departed
+        // and were given up: a shadow's.
+        let since = readings.dropLast().reversed().prefix {
+            ($0.level > published) == (level > published) && ratio($0.level, published) > 1 + threshold
+                && !differs($0.level, from: published)
+        }.last?.time
+        let started = Departure(level: level, since: since ?? time, departed: time)
+        departure = started
+        return confirm(started, reading: level, at: time, from: published)
+    }
+
+    /// The departure published once it has lasted its hold, and at least one reading beyond its first departed one;
+    /// otherwise when to read again.
+    private mutating func confirm(
+        _ held: Departure, reading level: Double, at time: Double, from published: Double
+    ) -> LightDecision {
+        let size = ratio(held.level, published)
+        let due = max(held.since + Self.hold(departingBy: size), held.departed + Self.shortHold)
+        guard time >= due - Self.holdTolerance else { return LightDecision(readAgainAt: due) }
+        // A new level ends the follow-ups of the one before; lights switched off or on get their own.
+        followUpsDue = size >= Self.sureRatio ? Self.followUps.map { time + $0 } : []
+        let settled = size >= Self.sureRatio ? level : Self.median(of: readings.filter { $0.time >= held.since })
+        return publish(settled, at: time)
+    }
+
+    /// Whether `level` agrees with the readings of the departure so far: within the threshold of their median, each
+    /// allowed half a lux of rounding (a sensor that reads whole lux reads a room of 9 lux as 8 to 10).
+    private func agrees(_ level: Double, withDepartureFrom start: Double, before time: Double) -> Bool {
+        let held = readings.filter { $0.time >= start && $0.time < time }
+        let median = held.isEmpty ? level : Self.median(of: held)
+        let (high, low) = (max(level, median, Self.floor) - 0.5, max(min(level, median), Self.floor) + 0.5)
+        return high <= low * (1 + threshold)
     }
 
     /// Whether `level` lies on the side of `published` that `side` does, by at least ``driftPart`` of the threshold.
@@ -143,7 +180,7 @@ public struct LightFilter: Sendable, Equatable {
     /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
     /// threshold, and the median is ``driftPart`` of the threshold away.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
-        let window = readings.filter { $0.time > time - Self.driftWindow }
+        let window = readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
         // Three readings that span most of the window, so that a reader's early read does not make one.
         guard window.count >= 3, let oldest = window.first, time - oldest.time >= Self.driftWindow - 0.9 else { return nil }
         // Within the threshold, every one: a shadow is a departure, however it ends.
@@ -174,22 +211,20 @@ public struct LightFilter: Sendable, Equatable {
         ratio(a, b) > 1 + threshold && abs(a - b) > Self.floor
     }
 
-    /// After lights switched off or on, at each of ``followUps``: the median of the readings since the last level
-    /// published, or, where that is the level published, the reading nearest it that is not. A client hears only a
-    /// level that changed, and it is the update that it needs.
+    /// After lights switched off or on, at each of ``followUps``: the level settled now, the median of the readings of
+    /// the last ``driftWindow`` since the last level published, or, where that is the level published, the reading
+    /// nearest it that is not. A client hears only a level that changed, and it is the update that it needs.
     private mutating func publishFollowUp(at time: Double, from published: Double) -> LightDecision? {
         guard let due = followUpsDue.first, time >= due, let since = lastPublished else { return nil }
         followUpsDue.removeFirst()
-        let settled = readings.filter { $0.time > since }
+        let settled = readings.filter { $0.time > max(since, time - Self.driftWindow + Self.holdTolerance) }
         guard !settled.isEmpty else { return nil }
         let median = Self.median(of: settled)
         guard median == published else { return publish(median, at: time) }
-        let others = settled.map(\.level).filter { $0 != published }
+        // Of two as near, the later: the one the sensor agrees with now.
+        let others = settled.map(\.level).filter { $0 != published }.reversed()
         return others.min { abs($0 - median) < abs($1 - median) }.map { publish($0, at: time) }
     }
-
-    /// The longest time between two follow-ups, over which their median is taken.
-    static let longestBetweenFollowUps = zip(followUps, [0] + followUps).map { $0 - $1 }.max() ?? 0
 
     private mutating func publish(_ level: Double, at time: Double) -> LightDecision {
         lastPublished = time
