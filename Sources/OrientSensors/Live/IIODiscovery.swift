@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import OrientPosix
 import OrientSampleSource
 /// One IIO device as udev lists it.
@@ -12,6 +15,7 @@ public struct IIODeviceSummary: Sendable, Equatable {
 public enum IIODiscovery {
     /// Every IIO device, by id.
     public static func devices() throws(SensorError) -> [IIODeviceSummary] {
-        try UdevSession().devices()
+        guard let devices = UdevHub.shared.query({ $0.devices() }) else { throw SensorError("udev_new", errno: ENOMEM) }
+        return devices
     }
 }

@@ -14,11 +14,11 @@ final class LidWatch {
     private let logger: Logger
     private let deliver: @Sendable (SensorEvent) -> Void
 
-    /// Opens the lid switch, if an input device has one, and says what it reads.
-    init(_ udev: UdevSession, logger: Logger, deliver: @escaping @Sendable (SensorEvent) -> Void) {
+    /// Opens the lid switch at `node` (the input device udev says has one), if any, and says what it reads.
+    init(node: String?, logger: Logger, deliver: @escaping @Sendable (SensorEvent) -> Void) {
         self.logger = logger
         self.deliver = deliver
-        guard let node = udev.lidSwitchNode() else { return }
+        guard let node else { return }
         do {
             let opened = try LidSwitch(path: node)
             lid = opened

@@ -41,7 +41,7 @@ final class LiveCapture {
     private var reopenedAfterStall = false
     /// The sampling period last asked of a buffered device: the full rate's when opened, the still rate's once still.
     private var bufferedPeriod = 0.0
-    /// The lid switch, polled with the udev monitor; opened once udev can be asked.
+    /// The lid switch, polled with udev's events.
     private var lid: LidWatch?
 
     init(
@@ -67,33 +67,33 @@ final class LiveCapture {
     }
 
     func run() {
-        let watched = UdevSession.watching(UdevSession.accelerometerSubsystems) { error, failures in
-            guard failures == 1 else { return }
-            logger.warning("cannot watch for sensors: \(error); trying again")
-            deliver(.noSensor(reason: "cannot watch for sensors: \(error)"))
-        } wait: { stop.sleep($0) }
-        guard let (udev, monitor) = watched else { return }
-        lid = LidWatch(udev, logger: logger, deliver: deliver)
+        guard let udevEvents = UdevHub.shared.subscribe(UdevSession.accelerometerSubsystems) else {
+            deliver(.noSensor(reason: "cannot watch for sensors: no pipe for udev's events"))
+            return
+        }
+        defer { UdevHub.shared.unsubscribe(udevEvents) }
+        let monitor = udevEvents.descriptor
+        lid = LidWatch(node: UdevHub.shared.query { $0.lidSwitchNode() } ?? nil, logger: logger, deliver: deliver)
         var pace = SamplingPace(
             fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate, restRate: capture.restRate)
         var nextRead = monotonicSeconds()
         while !stop.isSet {
             if reader == nil {
-                open(udev, buffered: true)
+                open(buffered: true)
                 nextRead = monotonicSeconds()
                 pace.reset()
             }
             switch reader {
             case nil:
-                if waitReadable(monitor, seconds: 1) { handleEvents(udev) }
+                if waitReadable(monitor, seconds: 1) { handleEvents(udevEvents.take()) }
             case .polled(let polled):
-                if waitReadable(monitor, seconds: max(0, nextRead - monotonicSeconds())) { handleEvents(udev) }
+                if waitReadable(monitor, seconds: max(0, nextRead - monotonicSeconds())) { handleEvents(udevEvents.take()) }
                 guard case .polled = reader, monotonicSeconds() >= nextRead else { continue }
                 nextRead = readPolled(polled, pace: &pace, scheduled: nextRead)
             case .buffered(let buffered, let openedAt):
-                if waitReadable(monitor, seconds: 0) { handleEvents(udev) }
+                if waitReadable(monitor, seconds: 0) { handleEvents(udevEvents.take()) }
                 guard case .buffered = reader else { continue }
-                readBuffered(buffered, openedAt: openedAt, pace: &pace, udev: udev)
+                readBuffered(buffered, openedAt: openedAt, pace: &pace)
             }
         }
     }
@@ -114,7 +114,7 @@ final class LiveCapture {
     /// Takes what a buffered sensor has given since the last time; polls it instead once it fails, or once it
     /// stalls, is opened again, and stalls again.
     private func readBuffered(
-        _ buffered: IIOBufferedAccelerometer, openedAt: Double, pace: inout SamplingPace, udev: UdevSession
+        _ buffered: IIOBufferedAccelerometer, openedAt: Double, pace: inout SamplingPace
     ) {
         do {
             let readings = try buffered.read()
@@ -146,7 +146,7 @@ final class LiveCapture {
             return
         } catch {
             logger.warning("buffered capture failed: \(error); polling instead")
-            fallBackToPolling(udev)
+            fallBackToPolling()
             return
         }
         guard monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit else { return }
@@ -155,12 +155,12 @@ final class LiveCapture {
                 .warning,
                 "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s again after it was opened again; polling instead")
             reopenedAfterStall = false
-            fallBackToPolling(udev)
+            fallBackToPolling()
         } else {
             incident(.warning, "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; opening it again")
             reopenedAfterStall = true
             reader = nil
-            open(udev, buffered: true)
+            open(buffered: true)
         }
     }
 
@@ -193,13 +193,18 @@ final class LiveCapture {
     /// 0.1 s, doubling with each failure in a row, at most 2 s.
     private var backoff: Double { min(2.0, 0.1 * Double(1 << min(max(failures - 1, 0), 5))) }
 
-    private func fallBackToPolling(_ udev: UdevSession) {
+    private func fallBackToPolling() {
         reader = nil
-        open(udev, buffered: false)
+        open(buffered: false)
     }
 
-    private func open(_ udev: UdevSession, buffered: Bool) {
-        let candidates = udev.accelerometers()
+    /// The accelerometers present, as the udev hub lists them.
+    private func accelerometers() -> [AccelerometerCandidate] {
+        UdevHub.shared.query { $0.accelerometers() } ?? []
+    }
+
+    private func open(buffered: Bool) {
+        let candidates = accelerometers()
         switch SensorSelection.choose(from: candidates, configured: configuration.device) {
         case .none(let reason):
             announceNoSensor(reason)
@@ -263,15 +268,15 @@ final class LiveCapture {
         deliver(.gravityLearned(correction))
     }
 
-    private func handleEvents(_ udev: UdevSession) {
-        while let event = udev.nextEvent() {
+    private func handleEvents(_ events: [UdevEvent]) {
+        for event in events {
             logger.debug("udev \(event.action) \(event.id)")
             if event.action == "remove", event.id == candidate?.id { close(reason: "\(event.id) was removed") }
             if event.action == "remove", event.id == base.id { base.lose(reason: "\(event.id) was removed") }
             // An added device is picked up by the next scan, made at once while no sensor is open; a base sensor
             // added beside an open display sensor is opened now.
             if event.action == "add", !base.isOpen, let chosen = candidate, displayDescription != nil,
-                chosen.inputNode == nil, base.open(beside: chosen, candidates: udev.accelerometers().filter { $0.inputNode == nil }),
+                chosen.inputNode == nil, base.open(beside: chosen, candidates: accelerometers().filter { $0.inputNode == nil }),
                 let described
             {
                 deliver(.opened(described))

@@ -2,12 +2,12 @@ import Logging
 
 extension IIOSampleSource {
     /// Whether the accelerometer this source would open is present, now and after every udev add or remove,
-    /// without opening it. A thread blocks on the udev monitor until something changes: no idle wakeups.
+    /// without opening it. The udev hub's thread looks, woken only by udev: no idle wakeups.
     public func presence() -> AsyncStream<Bool> {
         let configured = configuration.device
         let logger = self.logger
         let setup = FoundSensorSetup(logger: logger)
-        return UdevSession.changes(of: UdevSession.accelerometerSubsystems, thread: "orientd-udev") { error in
+        return UdevHub.shared.changes(of: UdevSession.accelerometerSubsystems) { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
         } observe: { session, events in

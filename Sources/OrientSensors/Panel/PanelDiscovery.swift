@@ -5,11 +5,8 @@ import OrientPosix
 public enum PanelDiscovery {
     /// What the system's panel says, or portrait (assumed) when udev cannot be asked.
     public static func detect(kernelCommandLinePath: String = "/proc/cmdline") -> PanelDetection {
-        let connectors: [PanelConnector]
-        do {
-            connectors = try UdevSession().drmConnectors()
-        } catch {
-            return PanelDetection(natural: .portrait, source: .assumed("udev cannot list the display connectors: \(error)"))
+        guard let connectors = UdevHub.shared.query({ $0.drmConnectors() }) else {
+            return PanelDetection(natural: .portrait, source: .assumed("udev cannot list the display connectors"))
         }
         return PanelDetection.detect(connectors: connectors, kernelCommandLine: kernelCommandLine(at: kernelCommandLinePath))
     }

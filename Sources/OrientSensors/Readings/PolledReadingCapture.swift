@@ -7,8 +7,9 @@ import OrientPosix
 #endif
 
 /// The read loop of ``PolledReadingSource``, confined to its thread: opens the first device one of its drivers
-/// offers, reads it every `interval`, and follows udev's add and remove events in the drivers' subsystems. It waits in one `poll` on the udev monitor and the
-/// stop pipe, with a timeout only while a sensor is open.
+/// offers, reads it every `interval`, and follows udev's add and remove events in the drivers' subsystems (through
+/// ``UdevHub``). It waits in one `poll` on its udev subscription and the stop pipe, with a timeout only while a sensor
+/// is open.
 final class PolledReadingCapture {
     private let drivers: PolledReadingDrivers
     private let deliver: @Sendable (ReadingEvent) -> NextRead
@@ -35,16 +36,15 @@ final class PolledReadingCapture {
     private var name: String { drivers.kind.displayName }
 
     func run() {
-        let watched = UdevSession.watching(drivers.subsystems) { error, failures in
-            guard failures == 1 else { return }
-            logger.warning("cannot watch for a \(name): \(error); trying again")
-            _ = deliver(.noSensor(reason: "cannot watch for a \(name): \(error)"))
-        } wait: { stop.sleep($0) }
-        guard let (udev, monitor) = watched else { return }
+        guard let udevEvents = UdevHub.shared.subscribe(drivers.subsystems) else {
+            _ = deliver(.noSensor(reason: "cannot watch for a \(name): no pipe for udev's events"))
+            return
+        }
+        defer { UdevHub.shared.unsubscribe(udevEvents) }
         var nextRead = 0.0
         while !stop.isSet {
             if sensor == nil, !waitingForChange {
-                open(udev)
+                open()
                 nextRead = monotonicSeconds()
             }
             var timeout: Double?
@@ -59,12 +59,14 @@ final class PolledReadingCapture {
                 }
                 if sensor != nil { timeout = max(0, nextRead - monotonicSeconds()) }
             }
-            if wait(monitor, seconds: timeout) { handleEvents(udev) }
+            if wait(udevEvents.descriptor, seconds: timeout) { handleEvents(udevEvents.take()) }
         }
     }
 
-    private func open(_ udev: UdevSession) {
-        guard let offered = drivers.firstOffered(in: udev.deviceFacts(in: drivers.subsystems)) else {
+    private func open() {
+        let subsystems = drivers.subsystems
+        let devices = UdevHub.shared.query { $0.deviceFacts(in: subsystems) } ?? []
+        guard let offered = drivers.firstOffered(in: devices) else {
             announceNoSensor("no \(name) found")
             return
         }
@@ -108,8 +110,8 @@ final class PolledReadingCapture {
         return .onSchedule
     }
 
-    private func handleEvents(_ udev: UdevSession) {
-        while let event = udev.nextEvent() {
+    private func handleEvents(_ events: [UdevEvent]) {
+        for event in events {
             logger.debug("udev \(event.action) \(event.id)")
             if event.action == "remove", event.id == sensor?.id { close(reason: "\(event.id) was removed") }
             waitingForChange = false
@@ -133,7 +135,7 @@ final class PolledReadingCapture {
         _ = deliver(.noSensor(reason: reason))
     }
 
-    /// Whether the udev monitor became readable within `seconds` (nil: no timeout); a stop returns false at once.
+    /// Whether udev's events became readable within `seconds` (nil: no timeout); a stop returns false at once.
     private func wait(_ monitor: Int32, seconds: Double?) -> Bool {
         var entries = [
             pollfd(fd: monitor, events: Int16(POLLIN), revents: 0),

@@ -24,6 +24,9 @@ public struct PolledReadingSource: ReadingSource {
 
     public var kind: SensorKind { drivers.kind }
 
+    /// The udev subsystems its drivers look in.
+    var subsystems: [String] { drivers.subsystems }
+
     public func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
         start(paced: { deliver($0); return .onSchedule })
     }
@@ -51,7 +54,7 @@ public struct PolledReadingSource: ReadingSource {
         let (drivers, logger) = (self.drivers, self.logger)
         let refused = RefusedDevices()
         let setup = FoundSensorSetup(logger: logger)
-        return UdevSession.changes(of: drivers.subsystems, thread: "orientd-udev") { error in
+        return UdevHub.shared.changes(of: drivers.subsystems) { error in
             logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
         } observe: { session, events in

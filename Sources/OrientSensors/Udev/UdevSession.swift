@@ -8,7 +8,7 @@ import OrientSampleSource
 #endif
 
 /// libudev for the sensors' devices: the accelerometers and other sensors present, and add/remove events. Used on
-/// one thread only.
+/// one thread only: the process has one, on ``UdevHub``'s thread.
 ///
 /// Once a session watches a subsystem, its enumerations report only the devices udev has vouched for: those its
 /// first enumeration found, and those announced added since, less those announced removed.
@@ -45,7 +45,7 @@ final class UdevSession {
         devices().compactMap(\.accelerometer) + inputAccelerometers()
     }
 
-    /// The subsystems whose devices may be accelerometers, for a monitor that follows them.
+    /// The subsystems whose devices may be accelerometers.
     static let accelerometerSubsystems = ["iio", "input"]
 
     /// Every input event device that udev's rules call an accelerometer (`ID_INPUT_ACCELEROMETER`, or
@@ -150,57 +150,35 @@ final class UdevSession {
         return nodes.sorted { $0.localizedStandardLess($1) }.first
     }
 
-    /// A session listening for the devices of `subsystems` coming, going and changing, and the descriptor to poll:
-    /// what a capture thread opens first.
-    static func watching(_ subsystems: [String] = ["iio"]) throws(SensorError) -> (udev: UdevSession, monitor: Int32) {
-        let udev = try UdevSession()
-        return (udev, try udev.monitorDescriptor(subsystems: subsystems))
-    }
-
-    /// ``watching(_:)``, tried again while it fails (after 0.1 s, doubling up to 5 s) until `wait` says the caller
-    /// is stopping: a monitor that cannot be set up at one moment (a netlink error; umockdev's emulation has given
-    /// EINVAL on a busy machine) must not leave a sensor unwatched until the daemon restarts.
-    /// - Parameters:
-    ///   - failed: told of each failure and how many there have been in a row.
-    ///   - wait: waits up to the given seconds; returns false when the caller is stopping.
-    static func watching(
-        _ subsystems: [String], failed: (SensorError, _ failures: Int) -> Void, wait: (Double) -> Bool
-    ) -> (udev: UdevSession, monitor: Int32)? {
-        var delay = 0.1
-        var failures = 0
-        while true {
-            do {
-                return try watching(subsystems)
-            } catch {
-                failures += 1
-                failed(error, failures)
-                guard wait(delay) else { return nil }
-                delay = min(delay * 2, 5)
-            }
-        }
-    }
-
-    /// Starts listening for add/remove/change events of `subsystems` (IIO devices by default); returns the
-    /// descriptor to poll.
-    func monitorDescriptor(subsystems: [String] = ["iio"]) throws(SensorError) -> Int32 {
+    /// Starts listening for add, remove and change events of `subsystems`; returns the descriptor to poll. From now
+    /// on the enumerations of those subsystems are gated, each starting afresh with its next enumeration.
+    func watch(_ subsystems: [String]) throws(SensorError) -> Int32 {
         if let monitor { return udev_monitor_get_fd(monitor) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             throw SensorError("udev_monitor_new_from_netlink", errno: errno)
         }
-        self.monitor = monitor
-        watched = Set(subsystems)
         for subsystem in subsystems {
             let result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
-            guard result >= 0 else { throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result) }
+            guard result >= 0 else {
+                udev_monitor_unref(monitor)
+                throw SensorError("udev_monitor_filter_add_match_subsystem_devtype", errno: -result)
+            }
         }
         let result = udev_monitor_enable_receiving(monitor)
-        guard result >= 0 else { throw SensorError("udev_monitor_enable_receiving", errno: -result) }
+        guard result >= 0 else {
+            udev_monitor_unref(monitor)
+            throw SensorError("udev_monitor_enable_receiving", errno: -result)
+        }
+        self.monitor = monitor
+        watched = Set(subsystems)
+        // What an enumeration found while nothing was watched was not admitted: the next one of each admits afresh.
+        enumerated = []
         return udev_monitor_get_fd(monitor)
     }
 
-    /// The next pending event, as (action, device id), or `nil` when none is waiting. An `add` admits the device to
-    /// enumerations; a `remove` hides it until its next `add`.
-    func nextEvent() -> (action: String, id: String)? {
+    /// The next pending event, or `nil` when none is waiting. An `add` admits the device to enumerations; a `remove`
+    /// hides it until its next `add`.
+    func nextEvent() -> UdevEvent? {
         guard let monitor, let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
         let action = optionalString(udev_device_get_action(device)) ?? "change"
@@ -213,6 +191,8 @@ final class UdevSession {
                 admitted.insert(path)
             }
         }
-        return (action, optionalString(udev_device_get_sysname(device)) ?? "")
+        return UdevEvent(
+            action: action, id: optionalString(udev_device_get_sysname(device)) ?? "",
+            subsystem: optionalString(udev_device_get_subsystem(device)) ?? "")
     }
 }
