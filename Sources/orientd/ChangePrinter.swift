@@ -19,8 +19,10 @@ struct ChangePrinter {
     mutating func print(_ update: ConvertibleEngine.Update) {
         var line: String
         if let change = update.orientation {
-            let rotation = natural.pose(showing: change.interface).map { "\($0.rotation)" } ?? "null"
-            line = #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)","rotation":\#(rotation)"#
+            // classify's engine has a tracker: every change carries the interface.
+            let interface = change.interface ?? .unknown
+            let rotation = natural.pose(showing: interface).map { "\($0.rotation)" } ?? "null"
+            line = #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(interface)","rotation":\#(rotation)"#
             if let posture = update.posture { Self.append(posture, to: &line) }
         } else if let posture = update.posture, !posture.isEmpty {
             line = #"{"t":\#(posture.time)"#

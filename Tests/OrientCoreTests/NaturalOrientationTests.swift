@@ -86,7 +86,7 @@ struct LandscapeEngineTests {
             let change = try #require(try settle(&engine, reading, from: time))
             time += 1
             #expect(change.device == natural.deviceOrientation(for: pose), "\(pose)")
-            #expect(natural.pose(showing: change.interface) == pose, "\(pose) shows upright")
+            #expect(natural.pose(showing: try #require(change.interface)) == pose, "\(pose) shows upright")
         }
         let flat = try #require(try settle(&engine, Vector3(0, 0, -g), from: time))
         #expect(flat.device == .faceUp)

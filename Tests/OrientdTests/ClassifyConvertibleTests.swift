@@ -132,9 +132,9 @@ struct ClassifyConvertibleTests {
             mountMatrix: reader.metadata.mountMatrix ?? .identity, tracker: InterfaceOrientationTracker())
         var expected = ""
         while let sample = try reader.next() {
-            if let change = try engine.feed(sample) {
-                let rotation = NaturalOrientation.portrait.pose(showing: change.interface)?.rotation
-                expected += #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(change.interface)","rotation":\#(rotation!)}"#
+            if let change = try engine.feed(sample), let interface = change.interface {
+                let rotation = NaturalOrientation.portrait.pose(showing: interface)?.rotation
+                expected += #"{"t":\#(change.time),"device":"\#(change.device)","interface":"\#(interface)","rotation":\#(rotation!)}"#
                     + "\n"
             }
         }

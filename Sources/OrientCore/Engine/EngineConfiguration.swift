@@ -2,7 +2,8 @@
 /// `plot`, `doctor` and `record` all build their engines from one of these, so a setting reaches every one.
 ///
 /// What is shown (masks, the preferred orientation, the lock) is not here: the engine's interface tracker is
-/// passed to ``makeEngine(displayMatrix:baseMatrix:tracker:)``, since the daemon resolves those per client.
+/// passed to ``makeEngine(displayMatrix:baseMatrix:tracker:)`` by the tools; the daemon passes none, since it
+/// resolves the interface per view (the system's and each client's) in its publisher.
 public struct EngineConfiguration: Sendable, Equatable {
     public var classifier = ClassifierSettings()
     /// A convertible's hinge and tablet-mode thresholds.
@@ -31,10 +32,11 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// - Parameters:
     ///   - displayMatrix: the display sensor's own matrix, used unless ``mountMatrix`` overrides it.
     ///   - baseMatrix: the base sensor's own matrix, or `nil` when the device has no base sensor.
-    ///   - tracker: the interface orientation's rules (the system mask, preferred orientation and lock).
+    ///   - tracker: the interface orientation's rules (the system mask, preferred orientation and lock); nil for
+    ///     device orientations alone.
     public func makeEngine(
         displayMatrix: MountMatrix, baseMatrix: MountMatrix?,
-        tracker: InterfaceOrientationTracker = .unrestricted
+        tracker: InterfaceOrientationTracker? = .unrestricted
     ) throws(ClassifierSettingsError) -> ConvertibleEngine {
         let orientation = try OrientationEngine(
             mountMatrix: mountMatrix ?? displayMatrix, repairHandedness: mountRepair, settings: classifier,

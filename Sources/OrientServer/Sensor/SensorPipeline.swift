@@ -48,8 +48,8 @@ final class SensorPipeline: @unchecked Sendable {
             do {
                 guard let before = engine?.orientation.device, let update = try engine?.feed(sample) else { return }
                 lastTime = sample.time
-                // An orientation change that keeps the device is the engine holding or releasing its own interface
-                // (rotate-in); the publisher holds its views itself, from tablet mode.
+                // Without a tracker the engine holds no interface upright (rotate-in): the publisher holds its views
+                // itself, from tablet mode.
                 let device = update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil }
                 let (tilt, first) = (update.tilt, update.firstReading)
                 guard device != nil || update.posture != nil || tilt != nil || first != nil else { return }
@@ -96,8 +96,9 @@ final class SensorPipeline: @unchecked Sendable {
 
     private func makeEngine(for description: SensorDescription) -> ConvertibleEngine? {
         do {
+            // No tracker: the publisher resolves the interface of each view from the device orientation, once each.
             return try engineConfiguration.makeEngine(
-                displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix)
+                displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix, tracker: nil)
         } catch {
             logger.error("cannot start the classifier: \(error)")
             return nil

@@ -289,7 +289,7 @@ package struct DoctorReport: Codable {
                 samples.append(sample)
                 if let change = (try? engine?.feed(sample))?.orientation {
                     device = change.device.rawValue
-                    interface = change.interface.rawValue
+                    interface = (change.interface ?? .unknown).rawValue
                 }
                 if sample.base != nil { pairs += 1 }
             case .lid(let closed):

@@ -15,7 +15,7 @@ package struct TimelineRecorder {
         let orientation = engine.orientation
         timeline = TraceTimeline(
             settings: orientation.classifier.settings, initialDevice: orientation.device,
-            initialInterface: orientation.interface, envelope: MinMaxDecimator(capacity: bins))
+            initialInterface: orientation.interface ?? .unknown, envelope: MinMaxDecimator(capacity: bins))
         if let posture = engine.posture {
             timeline.posture = PostureTimeline(engine: posture, rotateIn: engine.rotateIn, bins: bins)
         }

@@ -50,7 +50,7 @@ extension TracePlot {
             for change in changes {
                 svg.element("path", [
                     "class": "commit", "d": "M\(c(time(change.time))) \(c(commitStrip.top))V\(c(commitStrip.bottom))",
-                ], title: "\(change.time) s: \(change.device), interface \(change.interface)")
+                ], title: "\(change.time) s: \(change.device), interface \(change.interface ?? .unknown)")
             }
         }
     }

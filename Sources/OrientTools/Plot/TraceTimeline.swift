@@ -32,7 +32,7 @@ package struct TraceTimeline {
 
     /// The interface orientation over the trace. A change that keeps it (face up, say) extends the span.
     var interfaceSpans: [Span<InterfaceOrientation>] {
-        spans(initial: initialInterface, changes: changes.map { ($0.time, $0.interface) })
+        spans(initial: initialInterface, changes: changes.map { ($0.time, $0.interface ?? .unknown) })
     }
 
     /// The posture over a two-sensor trace (none for the display alone).

@@ -48,6 +48,27 @@ struct ConvertibleEngineTests {
         #expect(single.rotateIn == .always)
     }
 
+    @Test("Without a tracker (the daemon's) it commits the same devices and postures, and resolves no interface")
+    func withoutTracker() {
+        var tracked = engine()
+        var bare = ConvertibleEngine(
+            orientation: try! OrientationEngine(tracker: nil), posture: try! PostureEngine(), rotateIn: .tabletMode)
+        var (withInterface, without): ([ConvertibleEngine.Update], [ConvertibleEngine.Update]) = ([], [])
+        for (index, display) in [portrait, leftEdgeUp].enumerated() {
+            withInterface += hold(&tracked, display: display, theta: 110, from: Double(index))
+            without += hold(&bare, display: display, theta: 110, from: Double(index))
+        }
+        withInterface += fold(&tracked, display: leftEdgeUp, from: 110, to: 350, at: 2)
+        without += fold(&bare, display: leftEdgeUp, from: 110, to: 350, at: 2)
+        // The tracked engine's extra updates are its interface held or released (rotate-in): no device in them moves.
+        let devices = { (updates: [ConvertibleEngine.Update]) in updates.compactMap(\.orientation).map(\.device) }
+        #expect(Array(Set(devices(withInterface))).sorted { $0.rawValue < $1.rawValue }
+            == Array(Set(devices(without))).sorted { $0.rawValue < $1.rawValue })
+        #expect(withInterface.compactMap(\.posture) == without.compactMap(\.posture))
+        #expect(without.compactMap(\.orientation).allSatisfy { $0.interface == nil } && !without.isEmpty)
+        #expect(bare.orientation.interface == nil && bare.orientation.device == tracked.orientation.device)
+    }
+
     @Test("In laptop posture the interface stays upright for the keyboard; in tablet mode it turns")
     func rotateInTabletMode() {
         var e = engine()

@@ -43,7 +43,7 @@ extension FoldScenario {
             let update = try! engine.feed(sample)
             if let posture = update.posture?.posture { postureCommits.append((sample.time, posture)) }
             if case .some(.some(let mode)) = update.posture?.tabletMode { tabletCommits.append((sample.time, mode)) }
-            if let change = update.orientation { interfaceAt.append((sample.time, change.interface)) }
+            if let interface = update.orientation?.interface { interfaceAt.append((sample.time, interface)) }
             while piece + 1 < expectations.count, expectations[piece + 1].start <= sample.time { piece += 1 }
             let e = expectations[piece]
             if let truth = e.hinge, sample.time - e.start > 0.5, let read = engine.posture?.hingeAngle {
