@@ -161,6 +161,40 @@ struct ReadingServiceTests {
         await running.value
     }
 
+    @Test("A sensor opened again that first reads 0 after light: the 0 is held back, read again soon, and status counts the doubt")
+    func doubtedZero() async throws {
+        let source = ManualLight()
+        let demand = SensorDemand()
+        let clock = Mutex(0.0)
+        let news = Mutex<[ReadingNews]>([])
+        let service = SensorService(
+            ServedLight(source: source, now: { clock.withLock { $0 } }) { item in news.withLock { $0.append(item) } },
+            demand: demand, logger: Logger(label: "test"))
+        let running = Task { await service.run() }
+        demand.setClaims(1, of: .light)
+        #expect(await waitFor { source.isOpen })
+        func read(_ level: Double, at time: Double) -> NextRead? {
+            clock.withLock { $0 = time }
+            return source.send(.reading(.light(level: level, unit: .lux)))
+        }
+        func levels() -> [Double] {
+            news.withLock { $0.compactMap { if case .event(.reading(.light(let level, _))) = $0 { level } else { nil } } }
+        }
+        func incidents() -> [String] {
+            news.withLock { $0.compactMap { if case .event(.incident(let what)) = $0 { what } else { nil } } }
+        }
+        _ = read(300, at: 0)
+        _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
+        guard case .within(let soon) = read(0, at: 10) else { Issue.record("no early read asked"); return }
+        #expect(abs(soon - LightFilter.zeroRecheck) < 1e-9)
+        #expect(levels() == [300], "the 0 held back")
+        #expect(incidents() == ["read 0 as it opened again, after light: read again before 0 is published"])
+        _ = read(280, at: 10.2)
+        #expect(levels() == [300, 280])
+        running.cancel()
+        await running.value
+    }
+
     @Test("Socket readers open it as claims do: the sink hears the presence, then started, the source's events and stopped, in order")
     func socketReaders() async throws {
         let source = RecordingLight()

@@ -100,7 +100,7 @@ public struct LightFilter: Sendable, Equatable {
     public mutating func take(_ level: Double, at time: Double) -> LightDecision {
         if published == nil, level == 0, let before = publishedBeforeReset, before > 0, !zeroRechecked {
             zeroRechecked = true
-            return LightDecision(readAgainAt: time + Self.zeroRecheck)
+            return LightDecision(readAgainAt: time + Self.zeroRecheck, doubtedZero: true)
         }
         readings.removeAll { $0.time < time - max(Self.shadowHold, Self.driftWindow) - 1 }
         readings.append(Sample(level: level, time: time))
@@ -241,10 +241,14 @@ public struct LightDecision: Sendable, Equatable {
     public var publish: Double?
     /// When a reading would confirm a level that departs (the reader may read sooner than its interval).
     public var readAgainAt: Double?
+    /// The reading was a first 0 after the sensor opened again, where it read light before: held back until read
+    /// again (``LightFilter/zeroRecheck``).
+    public var doubtedZero: Bool
 
-    public init(publish: Double? = nil, readAgainAt: Double? = nil) {
+    public init(publish: Double? = nil, readAgainAt: Double? = nil, doubtedZero: Bool = false) {
         self.publish = publish
         self.readAgainAt = readAgainAt
+        self.doubtedZero = doubtedZero
     }
 
     /// Nothing to publish, nothing to confirm.

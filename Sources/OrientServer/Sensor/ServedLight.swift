@@ -45,6 +45,9 @@ public final class ServedLight: ServedReadingKind {
         start { self.pass($0) }
     }
 
+    /// What `status` and doctor count when a sensor opened again first reads 0 where it read light before.
+    static let doubtedZero = "read 0 as it opened again, after light: read again before 0 is published"
+
     /// Hands `event` to the sink, a light level only when the filter publishes it; on the source's thread.
     private func pass(_ event: ReadingEvent) -> NextRead {
         switch event {
@@ -55,6 +58,7 @@ public final class ServedLight: ServedReadingKind {
         case .reading(.light(let level, let unit)) where !unfiltered.withLock({ $0 }):
             let time = now()
             let decision = filter.withLock { $0.take(level, at: time) }
+            if decision.doubtedZero { sink(.event(.incident(Self.doubtedZero))) }
             if let published = decision.publish { sink(.event(.reading(.light(level: published, unit: unit)))) }
             return decision.readAgainAt.map { .within(seconds: $0 - time) } ?? .onSchedule
         default:
