@@ -20,6 +20,9 @@ public enum NextRead: Sendable, Equatable {
     case onSchedule
     /// Within this many seconds, or at the interval if that is sooner.
     case within(seconds: Double)
+    /// As ``within(seconds:)``, from the sensor itself: a buffered sensor with no new scan is read through its raw
+    /// attribute, not given its last scan again (a reading in doubt, such as a 0 as the sensor wakes).
+    case fresh(within: Double)
 }
 
 extension ReadingSource {

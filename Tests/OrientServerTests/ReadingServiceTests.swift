@@ -161,7 +161,7 @@ struct ReadingServiceTests {
         await running.value
     }
 
-    @Test("A sensor opened again that first reads 0 after light: the 0 is held back, read again soon, and status counts the doubt")
+    @Test("A sensor opened again that first reads 0 after light: the 0 is held back, read again soon from the sensor itself, and status counts the doubt")
     func doubtedZero() async throws {
         let source = ManualLight()
         let demand = SensorDemand()
@@ -185,7 +185,7 @@ struct ReadingServiceTests {
         }
         _ = read(300, at: 0)
         _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
-        guard case .within(let soon) = read(0, at: 10) else { Issue.record("no early read asked"); return }
+        guard case .fresh(let soon) = read(0, at: 10) else { Issue.record("no read from the sensor itself asked"); return }
         #expect(abs(soon - LightFilter.zeroRecheck) < 1e-9)
         #expect(levels() == [300], "the 0 held back")
         #expect(incidents() == ["read 0 as it opened again, after light: read again before 0 is published"])

@@ -46,6 +46,14 @@ final class HIDChannelReader {
         incidents.append(text)
     }
 
+    /// The value now from the sensor itself: a scan that came since the last read, else the raw attribute's (which
+    /// powers the sensor up to read it), not the last scan again.
+    func readFresh() throws(AttributeFault) -> Double? {
+        guard polled == nil, let buffer else { return try read() }
+        if try buffer.drain() { return try read() }
+        return (try readNumber(rawPath) + buffer.offset) * buffer.scale
+    }
+
     /// The value now: the last complete scan's, or the raw attribute's once polled; nil before the first.
     func read() throws(AttributeFault) -> Double? {
         if let polled {

@@ -96,15 +96,22 @@ final class IIOBufferedChannel {
         iio_context_destroy(context)
     }
 
-    /// Reads every scan buffered since the last call without waiting, and keeps the last complete one's value.
-    /// An empty buffer is normal (HID sensors report on change); a failed read throws, naming the device node.
-    func drain() throws(AttributeFault) {
+    /// Reads every scan buffered since the last call without waiting, and keeps the last complete one's value;
+    /// returns whether one came. An empty buffer is normal (HID sensors report on change); a failed read throws,
+    /// naming the device node.
+    @discardableResult
+    func drain() throws(AttributeFault) -> Bool {
+        var scanned = false
         for _ in 0..<Self.maximumRefills {
             let count = iio_buffer_refill(buffer)
             if count == -Int(EAGAIN) || count == 0 { break }
             guard count > 0 else { throw AttributeFault(path: nodePath, problem: .unreadable(errno: Int32(-count))) }
-            if let raw = lastScan() { value = Self.value(raw: raw, offset: offset, scale: scale) }
+            if let raw = lastScan() {
+                value = Self.value(raw: raw, offset: offset, scale: scale)
+                scanned = true
+            }
         }
+        return scanned
     }
 
     /// (raw + offset) × scale, as iio-sensor-proxy computes a buffered channel's value.

@@ -37,6 +37,10 @@ final class IIOBufferedLight: PolledReadingDriver {
     func read() throws(AttributeFault) -> Reading? {
         try buffer.read().map { .light(level: $0, unit: .lux) }
     }
+
+    func readFresh() throws(AttributeFault) -> Reading? {
+        try buffer.readFresh().map { .light(level: $0, unit: .lux) }
+    }
 }
 
 /// Whether `device` has `channel` as a scan element (`scan_elements/in_<channel>_en`), as iio-sensor-proxy's udev

@@ -22,6 +22,8 @@ final class PolledReadingCapture {
     /// The read problem last logged, so that a sensor stuck on bad input is logged once, not at every read.
     private var lastProblem: String?
     private var lastNoSensor: String?
+    /// The consumer doubts the last reading: the next is read from the sensor itself (``NextRead/fresh(within:)``).
+    private var freshNext = false
 
     init(
         drivers: PolledReadingDrivers, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
@@ -55,7 +57,13 @@ final class PolledReadingCapture {
                     nextRead += open.driver.interval
                     // After a stall, carry on from now rather than reading in a burst.
                     if nextRead < now { nextRead = now + open.driver.interval }
-                    if case .within(let seconds) = wanted { nextRead = min(nextRead, now + max(0, seconds)) }
+                    switch wanted {
+                    case .onSchedule: break
+                    case .within(let seconds): nextRead = min(nextRead, now + max(0, seconds))
+                    case .fresh(let seconds):
+                        nextRead = min(nextRead, now + max(0, seconds))
+                        freshNext = true
+                    }
                 }
                 if sensor != nil { timeout = max(0, nextRead - monotonicSeconds()) }
             }
@@ -90,7 +98,9 @@ final class PolledReadingCapture {
     private func read(_ open: (id: String, driver: any PolledReadingDriver)) -> NextRead {
         defer { for what in open.driver.takeIncidents() { _ = deliver(.incident(what)) } }
         do {
-            guard let reading = try open.driver.read() else { return .onSchedule }
+            let fresh = freshNext
+            freshNext = false
+            guard let reading = try fresh ? open.driver.readFresh() : open.driver.read() else { return .onSchedule }
             if lastProblem != nil {
                 logger.notice("\(name) \(open.id) reads again")
                 _ = deliver(.incident("\(name) \(open.id) reads again"))

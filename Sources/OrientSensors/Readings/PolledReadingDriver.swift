@@ -24,6 +24,10 @@ protocol PolledReadingDriver: SendableMetatype {
     var interval: Double { get }
     /// The reading now; nil when the sensor has nothing new (a buffered sensor with no scan since the last read).
     func read() throws(AttributeFault) -> Reading?
+    /// The reading now from the sensor itself, for one in doubt (``NextRead/fresh(within:)``): a buffered driver
+    /// with no new scan reads its raw attribute rather than its last scan. Drivers that read the sensor at every
+    /// ``read()`` leave it out.
+    func readFresh() throws(AttributeFault) -> Reading?
     /// Adds what only this kind knows (a proximity sensor's near level) to the description sent when it opens.
     func describe(_ description: inout ReadingSensorDescription)
     /// What the driver ran into and handled since the last call (a silent buffer opened again, or polled), as it
@@ -44,6 +48,8 @@ extension PolledReadingDriver {
     func describe(_ description: inout ReadingSensorDescription) {}
 
     func takeIncidents() -> [String] { [] }
+
+    func readFresh() throws(AttributeFault) -> Reading? { try read() }
 
     /// Why `device` is offered as this kind of sensor, or nil when it is not one or cannot be offered.
     static func offer(_ device: IIODeviceFacts) -> String? { unusable(device) == nil ? match(device) : nil }
