@@ -28,7 +28,7 @@ struct UdevEvent: Sendable, Equatable {
 final class UdevHub: Sendable {
     /// Every subsystem a sensor or the panel lives in: accelerometers (IIO, input), the other sensors' drivers (IIO,
     /// input, a platform device's hwmon light), the display connectors (drm). One fixed filter, set before the
-    /// monitor starts: `OrientSensorsTests` checks that every driver's subsystems are here.
+    /// monitor starts: `UdevHubTests` checks that every driver's subsystems are here.
     static let subsystems = ["iio", "input", "platform", "drm"]
 
     /// The hub every part of the process shares, started on first use.
