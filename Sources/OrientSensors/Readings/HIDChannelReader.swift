@@ -50,25 +50,32 @@ final class HIDChannelReader {
     /// powers the sensor up to read it), not the last scan again.
     func readFresh() throws(AttributeFault) -> Double? {
         guard polled == nil, let buffer else { return try read() }
-        if try buffer.drain() { return try read() }
-        return (try readNumber(rawPath) + buffer.offset) * buffer.scale
+        guard try buffer.drain(), let value = buffer.value else { return try rawValue(buffer.offset, buffer.scale) }
+        return scanned(value, from: buffer)
+    }
+
+    /// A scan's value, once one came: the first after the buffer was opened again is logged, and silence from now on
+    /// is a steady room.
+    private func scanned(_ value: Double, from buffer: IIOBufferedChannel) -> Double {
+        if reopened {
+            reopened = false
+            note(.notice, "\(id): \(buffer.nodePath) gave its first scan once opened again")
+        }
+        openedAt = -.infinity
+        return value
+    }
+
+    /// (raw + offset) × scale, from the raw attribute: what a read powers the sensor up for.
+    private func rawValue(_ offset: Double, _ scale: Double) throws(AttributeFault) -> Double {
+        (try readNumber(rawPath) + offset) * scale
     }
 
     /// The value now: the last complete scan's, or the raw attribute's once polled; nil before the first.
     func read() throws(AttributeFault) -> Double? {
-        if let polled {
-            return (try readNumber(rawPath) + polled.offset) * polled.scale
-        }
+        if let polled { return try rawValue(polled.offset, polled.scale) }
         guard let buffer else { return nil }
         try buffer.drain()
-        if let value = buffer.value {
-            if reopened {
-                reopened = false
-                note(.notice, "\(id): \(buffer.nodePath) gave its first scan once opened again")
-            }
-            openedAt = -.infinity  // a first scan came: silence from now on is a steady room
-            return value
-        }
+        if let value = buffer.value { return scanned(value, from: buffer) }
         guard monotonicSeconds() - openedAt > Self.silenceLimit else { return nil }
         let scaling = (offset: buffer.offset, scale: buffer.scale)
         self.buffer = nil  // closed first: the device takes one buffer at a time

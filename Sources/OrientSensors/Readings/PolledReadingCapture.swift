@@ -59,11 +59,9 @@ final class PolledReadingCapture {
                     if nextRead < now { nextRead = now + open.driver.interval }
                     switch wanted {
                     case .onSchedule: break
-                    case .within(let seconds): nextRead = min(nextRead, now + max(0, seconds))
-                    case .fresh(let seconds):
-                        nextRead = min(nextRead, now + max(0, seconds))
-                        freshNext = true
+                    case .within(let seconds), .fresh(let seconds): nextRead = min(nextRead, now + max(0, seconds))
                     }
+                    if case .fresh = wanted { freshNext = true }
                 }
                 if sensor != nil { timeout = max(0, nextRead - monotonicSeconds()) }
             }

@@ -58,13 +58,11 @@ public final class ServedLight: ServedReadingKind {
         case .reading(.light(let level, let unit)) where !unfiltered.withLock({ $0 }):
             let time = now()
             let decision = filter.withLock { $0.take(level, at: time) }
-            if decision.doubtedZero {
-                sink(.event(.incident(Self.doubtedZero)))
-                // From the sensor itself: a buffered one would give its last scan, the 0, again.
-                return .fresh(within: LightFilter.zeroRecheck)
-            }
+            if decision.doubtedZero { sink(.event(.incident(Self.doubtedZero))) }
             if let published = decision.publish { sink(.event(.reading(.light(level: published, unit: unit)))) }
-            return decision.readAgainAt.map { .within(seconds: $0 - time) } ?? .onSchedule
+            guard let again = decision.readAgainAt else { return .onSchedule }
+            // A doubted 0 is read again from the sensor itself: a buffered one would give its last scan, the 0, again.
+            return decision.doubtedZero ? .fresh(within: again - time) : .within(seconds: again - time)
         default:
             break
         }
