@@ -16,6 +16,16 @@ struct LightFilterTests {
         levels.enumerated().map { (start + Double($0.offset) * 0.8, $0.element) }
     }
 
+    /// A filter that has published `level` as the lights switched off or on: `before` read at 0, then `level` at `time`
+    /// and again a short hold later, when it is published.
+    private func switched(from before: Double, to level: Double, at time: Double) -> LightFilter {
+        var filter = LightFilter(threshold: 0.2)
+        _ = filter.take(before, at: 0)
+        _ = filter.take(level, at: time)
+        #expect(filter.take(level, at: time + LightFilter.shortHold) == LightDecision(publish: level))
+        return filter
+    }
+
     /// Feeds `readings` (time, level) to `filter` as it stands and returns its decision on each.
     private func take(_ readings: [(Double, Double)], into filter: inout LightFilter) -> [LightDecision] {
         readings.map { time, level in filter.take(level, at: time) }
@@ -201,10 +211,7 @@ struct LightFilterTests {
 
     @Test("A follow-up that has two readings as near the settled level to choose from takes the later one")
     func followUpTakesTheLater() {
-        var filter = LightFilter(threshold: 0.2)
-        _ = filter.take(200, at: 0)
-        _ = filter.take(50, at: 2)
-        #expect(filter.take(50, at: 2.15) == LightDecision(publish: 50))
+        var filter = switched(from: 200, to: 50, at: 2)
         // The median since is 50, published already; 51 and 49 are as near it, and 49 came last.
         let decisions = take(polled([51, 50, 50, 49, 50, 49, 50], from: 2.95), into: &filter)
         #expect(decisions.compactMap(\.publish) == [49], "\(decisions)")
@@ -212,10 +219,7 @@ struct LightFilterTests {
 
     @Test("A follow-up is the level settled now: the median of the last 2.4 s, not of every reading since lights off")
     func followUpIsRecent() {
-        var filter = LightFilter(threshold: 0.2)
-        _ = filter.take(32, at: 0)
-        _ = filter.take(3, at: 1)
-        #expect(filter.take(3, at: 1.15) == LightDecision(publish: 3))
+        var filter = switched(from: 32, to: 3, at: 1)
         // In the dark, 4 and 2 are each a unit from 3: neither departs, and the room has gone to 2 by the follow-up.
         let decisions = take(polled([4, 4, 3, 4, 4, 2, 2], from: 1.95), into: &filter)
         #expect(decisions.compactMap(\.publish) == [2], "\(decisions)")
@@ -235,10 +239,7 @@ struct LightFilterTests {
 
     @Test("A sensor that reads one value after lights off has nothing more to give")
     func followUpsOfOneValue() {
-        var filter = LightFilter(threshold: 0.2)
-        _ = filter.take(200, at: 0)
-        _ = filter.take(50, at: 2)
-        _ = filter.take(50, at: 2.15)
+        var filter = switched(from: 200, to: 50, at: 2)
         let same = take(polled(Array(repeating: 50, count: 25), from: 2.95), into: &filter)
         #expect(same.allSatisfy { $0.publish == nil }, "\(same)")
     }

@@ -52,6 +52,40 @@ struct ReadingServiceTests {
         func presence() -> AsyncStream<Bool> { AsyncStream { $0.yield(true) } }
     }
 
+    /// The light service's side of a ``ManualLight``: readings sent at times the test sets on the service's clock, and
+    /// what its sink hears.
+    final class LightFeed: Sendable {
+        let source = ManualLight()
+        private let clock = Mutex(0.0)
+        private let news = Mutex<[ReadingNews]>([])
+
+        /// The light service on this feed's source, clock and sink.
+        func served() -> ServedLight {
+            ServedLight(source: source, now: { self.clock.withLock { $0 } }) { item in self.news.withLock { $0.append(item) } }
+        }
+
+        /// Sends a reading of `level` made at `time`; returns when the service wants the next.
+        func read(_ level: Double, at time: Double) -> NextRead? {
+            clock.withLock { $0 = time }
+            return source.send(.reading(.light(level: level, unit: .lux)))
+        }
+
+        /// The sensor opened again.
+        func reopen() {
+            _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
+        }
+
+        /// The levels the sink was handed, in order.
+        var levels: [Double] {
+            news.withLock { $0.compactMap { if case .event(.reading(.light(let level, _))) = $0 { level } else { nil } } }
+        }
+
+        /// The incidents the sink was handed, in order.
+        var incidents: [String] {
+            news.withLock { $0.compactMap { if case .event(.incident(let what)) = $0 { what } else { nil } } }
+        }
+    }
+
     private func waitFor(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {
             if condition() { return true }
@@ -112,85 +146,62 @@ struct ReadingServiceTests {
 
     @Test("Light levels pass the filter: noise and a shadow are held back, a lasting change is confirmed by a read a hold later (shorter for lights off), and a reload's light-threshold applies")
     func filtered() async throws {
-        let source = ManualLight()
+        let feed = LightFeed()
         let demand = SensorDemand()
-        let clock = Mutex(0.0)
-        let received = Mutex<[Double]>([])
-        let service = SensorService(
-            ServedLight(source: source, now: { clock.withLock { $0 } }) {
-                if case .event(.reading(.light(let level, _))) = $0 { received.withLock { $0.append(level) } }
-            }, demand: demand, logger: Logger(label: "test"))
+        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         demand.setClaims(1, of: .light)
-        #expect(await waitFor { source.isOpen })
-        func read(_ level: Double, at time: Double) -> NextRead? {
-            clock.withLock { $0 = time }
-            return source.send(.reading(.light(level: level, unit: .lux)))
-        }
-        #expect(read(300, at: 0) == .onSchedule)
-        #expect(read(310, at: 0.8) == .onSchedule, "noise")
+        #expect(await waitFor { feed.source.isOpen })
+        #expect(feed.read(300, at: 0) == .onSchedule)
+        #expect(feed.read(310, at: 0.8) == .onSchedule, "noise")
         let hold = LightFilter.shadowHold
         /// Whether the service asked for a read `seconds` from now.
         func asks(_ next: NextRead?, within seconds: Double) -> Bool {
             guard case .within(let asked) = next else { return false }
             return abs(asked - seconds) < 1e-9
         }
-        #expect(asks(read(150, at: 1.6), within: hold), "a departure: read again sooner to confirm it")
-        #expect(read(305, at: 2.4) == .onSchedule, "the shadow passed")
-        #expect(asks(read(140, at: 3.2), within: hold), "dimmer by less than 2.4 times: a shadow's hold")
-        #expect(read(141, at: 3.2 + hold) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 140], "the median of the readings held, a value read")
-        guard case .within(let short) = read(4, at: 7) else { Issue.record("lights off: no early read asked"); return }
+        #expect(asks(feed.read(150, at: 1.6), within: hold), "a departure: read again sooner to confirm it")
+        #expect(feed.read(305, at: 2.4) == .onSchedule, "the shadow passed")
+        #expect(asks(feed.read(140, at: 3.2), within: hold), "dimmer by less than 2.4 times: a shadow's hold")
+        #expect(feed.read(141, at: 3.2 + hold) == .onSchedule)
+        #expect(feed.levels == [300, 140], "the median of the readings held, a value read")
+        guard case .within(let short) = feed.read(4, at: 7) else { Issue.record("lights off: no early read asked"); return }
         #expect(abs(short - LightFilter.shortHold) < 1e-9, "three times dimmer and more: lights off, a short hold")
-        #expect(read(4.2, at: 7 + LightFilter.shortHold) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 140, 4.2])
+        #expect(feed.read(4.2, at: 7 + LightFilter.shortHold) == .onSchedule)
+        #expect(feed.levels == [300, 140, 4.2])
 
         var configuration = DaemonConfiguration()
         configuration.lightThreshold = 0
         let answer = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
         #expect(answer.refusal == nil && answer.reads.whileRunning == ["light-threshold"])
-        #expect(read(22, at: 8) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 140, 4.2, 22], "threshold 0: every change at once")
+        #expect(feed.read(22, at: 8) == .onSchedule)
+        #expect(feed.levels == [300, 140, 4.2, 22], "threshold 0: every change at once")
 
-        _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
+        feed.reopen()
         configuration.lightThreshold = 0.2
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
-        #expect(read(23, at: 9) == .onSchedule)
-        #expect(received.withLock { $0 } == [300, 140, 4.2, 22, 23], "a sensor opened again publishes its first reading")
+        #expect(feed.read(23, at: 9) == .onSchedule)
+        #expect(feed.levels == [300, 140, 4.2, 22, 23], "a sensor opened again publishes its first reading")
         running.cancel()
         await running.value
     }
 
     @Test("A sensor opened again that first reads 0 after light: the 0 is held back, read again soon from the sensor itself, and status counts the doubt")
     func doubtedZero() async throws {
-        let source = ManualLight()
+        let feed = LightFeed()
         let demand = SensorDemand()
-        let clock = Mutex(0.0)
-        let news = Mutex<[ReadingNews]>([])
-        let service = SensorService(
-            ServedLight(source: source, now: { clock.withLock { $0 } }) { item in news.withLock { $0.append(item) } },
-            demand: demand, logger: Logger(label: "test"))
+        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         demand.setClaims(1, of: .light)
-        #expect(await waitFor { source.isOpen })
-        func read(_ level: Double, at time: Double) -> NextRead? {
-            clock.withLock { $0 = time }
-            return source.send(.reading(.light(level: level, unit: .lux)))
-        }
-        func levels() -> [Double] {
-            news.withLock { $0.compactMap { if case .event(.reading(.light(let level, _))) = $0 { level } else { nil } } }
-        }
-        func incidents() -> [String] {
-            news.withLock { $0.compactMap { if case .event(.incident(let what)) = $0 { what } else { nil } } }
-        }
-        _ = read(300, at: 0)
-        _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
-        guard case .fresh(let soon) = read(0, at: 10) else { Issue.record("no read from the sensor itself asked"); return }
+        #expect(await waitFor { feed.source.isOpen })
+        _ = feed.read(300, at: 0)
+        feed.reopen()
+        guard case .fresh(let soon) = feed.read(0, at: 10) else { Issue.record("no read from the sensor itself asked"); return }
         #expect(abs(soon - LightFilter.zeroRecheck) < 1e-9)
-        #expect(levels() == [300], "the 0 held back")
-        #expect(incidents() == ["read 0 as it opened again, after light: read again before 0 is published"])
-        _ = read(280, at: 10.2)
-        #expect(levels() == [300, 280])
+        #expect(feed.levels == [300], "the 0 held back")
+        #expect(feed.incidents == ["read 0 as it opened again, after light: read again before 0 is published"])
+        _ = feed.read(280, at: 10.2)
+        #expect(feed.levels == [300, 280])
         running.cancel()
         await running.value
     }
