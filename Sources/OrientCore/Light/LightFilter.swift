@@ -180,7 +180,7 @@ public struct LightFilter: Sendable, Equatable {
     /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
     /// threshold, and the median is ``driftPart`` of the threshold away.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
-        let window = readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
+        let window = lastDriftWindow(at: time)
         // Three readings that span most of the window, so that a reader's early read does not make one.
         guard window.count >= 3, let oldest = window.first, time - oldest.time >= Self.driftWindow - 0.9 else { return nil }
         // Within the threshold, every one: a shadow is a departure, however it ends.
@@ -189,6 +189,12 @@ public struct LightFilter: Sendable, Equatable {
         else { return nil }
         let median = Self.median(of: window)
         return ratio(median, published) > 1 + threshold * Self.driftPart ? publish(median, at: time) : nil
+    }
+
+    /// The readings of the last ``driftWindow`` up to `time`: three of a reader that polls every 0.8 s, not a fourth
+    /// its timer's rounding puts a hair inside.
+    private func lastDriftWindow(at time: Double) -> [Sample] {
+        readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
     }
 
     /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
@@ -217,7 +223,7 @@ public struct LightFilter: Sendable, Equatable {
     private mutating func publishFollowUp(at time: Double, from published: Double) -> LightDecision? {
         guard let due = followUpsDue.first, time >= due, let since = lastPublished else { return nil }
         followUpsDue.removeFirst()
-        let settled = readings.filter { $0.time > max(since, time - Self.driftWindow + Self.holdTolerance) }
+        let settled = lastDriftWindow(at: time).filter { $0.time > since }
         guard !settled.isEmpty else { return nil }
         let median = Self.median(of: settled)
         guard median == published else { return publish(median, at: time) }
