@@ -10,15 +10,8 @@ import Glibc
 package final class BlockingWorker: Sendable {
     private final class Queue: Sendable {
         let jobs = Mutex<[@Sendable () -> Void]>([])
-        /// Counts what is queued (and one more for the stop), so the thread sleeps in `sem_wait` in between.
-        nonisolated(unsafe) let signal = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-
-        init() { sem_init(signal, 0, 0) }
-
-        deinit {
-            sem_destroy(signal)
-            signal.deallocate()
-        }
+        /// Counts what is queued (and one more for the stop), so the thread sleeps in between.
+        let signal = Semaphore()
     }
 
     private let queue = Queue()
@@ -27,7 +20,7 @@ package final class BlockingWorker: Sendable {
         let queue = self.queue
         startThread(name: name) {
             while true {
-                while sem_wait(queue.signal) != 0 && errno == EINTR {}
+                queue.signal.wait()
                 let job: (@Sendable () -> Void)? = queue.jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
                 guard let job else { return }  // woken with nothing queued: stopping
                 job()
@@ -37,14 +30,14 @@ package final class BlockingWorker: Sendable {
 
     /// The thread is woken with nothing queued, which it takes as the end (a job keeps the worker alive).
     deinit {
-        sem_post(queue.signal)
+        queue.signal.post()
     }
 
     /// Runs `body` on the worker's thread and returns its result.
     package func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             queue.jobs.withLock { $0.append { continuation.resume(returning: body()) } }
-            sem_post(queue.signal)
+            queue.signal.post()
         }
     }
 }

@@ -250,22 +250,15 @@ private final class ObserverID: Sendable {}
 /// One result handed from the hub's thread to a caller blocked on it.
 private final class Completion<Value: Sendable>: Sendable {
     private let value = Mutex<Value??>(nil)
-    nonisolated(unsafe) private let signal = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-
-    init() { sem_init(signal, 0, 0) }
-
-    deinit {
-        sem_destroy(signal)
-        signal.deallocate()
-    }
+    private let signal = Semaphore()
 
     func finish(_ result: Value?) {
         value.withLock { $0 = .some(result) }
-        sem_post(signal)
+        signal.post()
     }
 
     func wait() -> Value? {
-        while sem_wait(signal) != 0 && errno == EINTR {}
+        signal.wait()
         return value.withLock { $0 ?? nil }
     }
 }
