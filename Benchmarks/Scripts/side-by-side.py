@@ -7,8 +7,14 @@ Each daemon gets a private dbus-daemon taken for its system bus and is claimed t
 client, monitor-sensor, so both are measured through the same D-Bus path. iio-sensor-proxy comes from Debian's
 package (/usr/sbin/iio-sensor-proxy); it is only run here, never shipped or depended on.
 
+Before anything is measured, each daemon serves one change of each kind it has claimed: a turn and back, and with
+--light the lights three times brighter and back. Memory then counts the pages that publishing a change touches, in
+the daemon and in libsystemd: the first change after start-up brings back about 0.8 MB of them in orientd, which
+gives back its start-up pages (Sources/orientd/StartupPages.swift), and a run whose filter happens to publish
+nothing until then would measure a daemon that has not served yet.
+
 Prints, for each daemon:
-  - over S seconds with the device still: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), CPU in
+  - over S seconds with the device still, after that: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), CPU in
     µs per second from each thread's /proc/.../schedstat (nanoseconds on a CPU: no tick to round to), context
     switches per second summed over threads (both sampled every 20 ms so that threads that end are counted), and
     Rss, Pss and Anonymous memory from /proc/PID/smaps_rollup;
@@ -21,6 +27,9 @@ With --light, a polled ambient light sensor (`iio-poll-als`, read every 0.8 s by
 accelerometer, at 300 lux with 2 % noise rewritten every 0.5 s (an office: no change worth publishing), and
 monitor-sensor claims it too: the steady state of a GNOME laptop, whose settings daemon claims the light
 sensor for the whole session.
+
+With --smaps DIR, each daemon's resident kB per mapped file is written to DIR/LABEL.txt after the still window: which
+library holds the pages that Rss only sums.
 """
 import argparse
 import math
@@ -57,7 +66,8 @@ class Sensor:
             [item for pair in properties.items() for item in pair])
 
     def add_light(self):
-        """A polled light sensor, kept at 300 lux with 2 % noise by a thread until the process ends."""
+        """A polled light sensor, kept at `light` lux (300) with 2 % noise by a thread until the process ends."""
+        self.light = 300
         path = self.testbed.add_device(
             "iio", "iio:device1", None, ["name", "als\n", "in_illuminance_input", "300\n"],
             ["IIO_SENSOR_PROXY_TYPE", "iio-poll-als"])
@@ -65,7 +75,7 @@ class Sensor:
 
         def keep_noisy():
             while True:
-                self.testbed.set_attribute(path, "in_illuminance_input", f"{round(300 * noise.gauss(1, 0.02))}\n")
+                self.testbed.set_attribute(path, "in_illuminance_input", f"{round(self.light * noise.gauss(1, 0.02))}\n")
                 time.sleep(0.5)
 
         threading.Thread(target=keep_noisy, daemon=True).start()
@@ -86,7 +96,22 @@ class Daemon(MonitoredDaemon):
         super().__init__(label, command, sensor.environment(), claims if claim else ())
 
     def parse(self, line):
-        return line.rsplit(":", 1)[1].strip() if "orientation changed:" in line else None
+        if "orientation changed:" in line:
+            return line.rsplit(":", 1)[1].strip()
+        # monitor-sensor: "    Light changed: 300.000000 (lux)"
+        if "Light changed:" in line:
+            return float(line.split(":", 1)[1].split()[0])
+        return None
+
+    def first_light_near(self, level, since, timeout):
+        """When a light level within 30 % of `level` was first heard after `since`, waiting up to `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(stamp >= since and isinstance(value, float) and abs(value - level) <= 0.3 * level
+                   for stamp, value in list(self.changes)):
+                return True
+            time.sleep(0.05)
+        return False
 
     def first_change_to(self, name, since, timeout):
         deadline = time.monotonic() + timeout
@@ -122,6 +147,45 @@ def threads(pid):
 def memory(pid):
     with open(f"/proc/{pid}/smaps_rollup") as f:
         return {line.split(":")[0]: int(line.split()[1]) / 1024 for line in f if line.endswith("kB\n")}
+
+
+def write_resident_by_file(pid, path):
+    """Resident kB of each mapped file (anonymous mappings under their bracketed name), largest first: which library
+    holds the pages that smaps_rollup only sums."""
+    resident, name = {}, None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            first = line.split()[0]
+            if "-" in first and not first.endswith(":"):
+                fields = line.split()
+                name = fields[5] if len(fields) > 5 else "[anonymous]"
+            elif first == "Rss:":
+                resident[name] = resident.get(name, 0) + int(line.split()[1])
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as out:
+        for name, kb in sorted(resident.items(), key=lambda item: -item[1]):
+            out.write(f"{kb:8d} {name}\n")
+        out.write(f"{sum(resident.values()):8d} total\n")
+
+
+def serve_each_change(sensor, daemons, light):
+    """A turn and back, and with `light` the lights x3 and back: each daemon publishes one change of each kind it
+    serves before anything is measured. Says so when a daemon does not."""
+    steps = [("orientation", 90, NAMES[90]), ("orientation", 0, NAMES[0])]
+    if light:
+        steps += [("light", 900, 900), ("light", 300, 300)]
+    for kind, value, expected in steps:
+        since = time.monotonic()
+        if kind == "orientation":
+            sensor.tilt(value)
+        else:
+            sensor.light = value
+        for d in daemons:
+            heard = (d.first_change_to(expected, since, timeout=5) is not None if kind == "orientation"
+                     else d.first_light_near(expected, since, timeout=5))
+            if not heard:
+                print(f"warning: {d.label} published no {kind} change to {expected} within 5 s")
+        time.sleep(1)
 
 
 def still(daemons, seconds):
@@ -187,6 +251,8 @@ def main():
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--light", action="store_true", help="a claimed light sensor beside the accelerometer")
     parser.add_argument("--orientd-arg", action="append", default=[])
+    parser.add_argument("--smaps", metavar="DIR",
+                        help="after the still window, write each daemon's resident kB per mapped file to DIR/LABEL.txt")
     args = parser.parse_args()
 
     sensor = Sensor()
@@ -201,7 +267,11 @@ def main():
     ]
     try:
         settle(daemons)
+        serve_each_change(sensor, daemons, args.light)
         figures = still(daemons, args.still)
+        if args.smaps:
+            for d in daemons:
+                write_resident_by_file(d.pid, os.path.join(args.smaps, f"{d.label}.txt"))
         hand = reactions(sensor, daemons, args.turns, gradual=True)
         jump = reactions(sensor, daemons, args.turns, gradual=False)
         # orientd reads a device still for 10 s at its rest rate: instant turns after 12 to 15 s still.
