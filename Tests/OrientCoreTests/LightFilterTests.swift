@@ -283,6 +283,19 @@ struct LightFilterTests {
         #expect(published(polled(shadowed)).map(\.1) == [300], "a faint shadow shorter than the window is no drift")
     }
 
+    @Test("Two drifts in a row the same way make a trend: each reading 2 % further along it is published at once, until one turns back")
+    func trend() {
+        // Dusk, a lux dimmer at each reading: two drifts (96, then 92), then every other reading along the trend.
+        let dusk: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86]
+        let changes = published(polled(dusk))
+        #expect(changes.map(\.1) == [100, 96, 92, 90, 88, 86], "\(changes)")
+        // One drift is no trend: 94 after the drift to 96 is as far along, and waits for the drift rule.
+        #expect(!changes.contains { $0.1 == 94 })
+        // Turned back: 92 after 90 is 2 % away the other way, and waits for a drift of its own (4 %).
+        let turned: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 91, 92, 91]
+        #expect(published(polled(turned)).map(\.1) == [100, 96, 92, 90], "\(published(polled(turned)))")
+    }
+
     @Test("A drift is the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")
     func driftWindowEdge() {
         var filter = LightFilter(threshold: 0.2)

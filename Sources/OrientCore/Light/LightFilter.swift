@@ -1,7 +1,7 @@
 /// Decides which ambient light readings are published, so that brightness follows the room and not a hand's
 /// shadow or the sensor's noise (iio-sensor-proxy publishes every change: hadess/iio-sensor-proxy#261).
 ///
-/// Five rules, each publishing a value the sensor read, never an average or an extrapolation:
+/// Six rules, each publishing a value the sensor read, never an average or an extrapolation:
 /// - **The first reading** is published at once.
 /// - **A departure**, a reading that differs from the published level by more than the threshold (a ratio,
 ///   either way), is published once every reading for a hold has agreed with it (``hold(departingBy:)``): departed
@@ -13,6 +13,9 @@
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
 ///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
 ///   fifth of the threshold away, that median is published.
+/// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth of
+///   the threshold is published at once, so that a ramp is followed as closely as its readings allow. Any other level
+///   published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
 /// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
 ///   below the threshold, so that the level at rest is the sensor's.
 /// - **Follow-ups**: lights switched off or on are followed by the level settled since, ``followUps`` later.
@@ -36,6 +39,11 @@ public struct LightFilter: Sendable, Equatable {
     public static let driftWindow = 2.4
     /// A drift counts once it reaches this part of the threshold.
     static let driftPart = 0.2
+    /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
+    /// of ×2 in 30 s drifts by ``driftPart`` of a 20 % threshold every 2 to 5 s.
+    static let trendGap = 8.0
+    /// Along a trend, a reading counts once it reaches this part of the threshold.
+    static let trendPart = 0.1
     /// How long after lights switched off or on (a departure of ``sureRatio`` or more) the level settled since is
     /// published again. Automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s), Δt
     /// the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
@@ -67,10 +75,19 @@ public struct LightFilter: Sendable, Equatable {
     private var lastPublished: Double?
     /// When the settled level is published next, after lights switched off or on (``followUps``).
     private var followUpsDue: [Double] = []
+    /// The last drift published, or reading published along a trend: a trend while nothing else has been published since.
+    private var lastDrift: Drift?
 
     private struct Sample: Sendable, Equatable {
         var level: Double
         var time: Double
+    }
+
+    private struct Drift: Sendable, Equatable {
+        var brighter: Bool
+        var time: Double
+        /// How many drifts in a row, each within ``trendGap`` of the one before, have gone this way.
+        var inARow: Int
     }
 
     private struct Departure: Sendable, Equatable {
@@ -119,7 +136,7 @@ public struct LightFilter: Sendable, Equatable {
         guard departs else {
             departure = nil
             return publishAtRest(level, at: time, from: published) ?? publishFollowUp(at: time, from: published)
-                ?? publishDrift(at: time, from: published) ?? .keep
+                ?? publishAlongTrend(level, at: time, from: published) ?? publishDrift(at: time, from: published) ?? .keep
         }
         // In the dark it began with the readings just before it that were as far from the published level but only a
         // unit away: 2 lux rising to 3.5 reads 3 (one level with 2) before it reads 4. Not with readings that departed
@@ -188,7 +205,30 @@ public struct LightFilter: Sendable, Equatable {
             window.allSatisfy({ $0.level > published }) || window.allSatisfy({ $0.level < published })
         else { return nil }
         let median = Self.median(of: window)
-        return ratio(median, published) > 1 + threshold * Self.driftPart ? publish(median, at: time) : nil
+        guard ratio(median, published) > 1 + threshold * Self.driftPart else { return nil }
+        return publishDrift(median, at: time, from: published)
+    }
+
+    /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
+    private mutating func publishAlongTrend(_ level: Double, at time: Double, from published: Double) -> LightDecision? {
+        guard let trend = trend(at: time), trend.inARow >= 2, (level > published) == trend.brighter,
+            ratio(level, published) > 1 + threshold * Self.trendPart
+        else { return nil }
+        return publishDrift(level, at: time, from: published)
+    }
+
+    /// The last drift, while it is the last level published and no older than ``trendGap``.
+    private func trend(at time: Double) -> Drift? {
+        guard let lastDrift, lastDrift.time == lastPublished, time - lastDrift.time <= Self.trendGap else { return nil }
+        return lastDrift
+    }
+
+    /// Publishes `level` as a drift from `published`, one more in a row when the trend it follows went the same way.
+    private mutating func publishDrift(_ level: Double, at time: Double, from published: Double) -> LightDecision {
+        let brighter = level > published
+        let before = trend(at: time).flatMap { $0.brighter == brighter ? $0.inARow : nil } ?? 0
+        lastDrift = Drift(brighter: brighter, time: time, inARow: before + 1)
+        return publish(level, at: time)
     }
 
     /// The readings of the last ``driftWindow`` up to `time`: three of a reader that polls every 0.8 s, not a fourth
