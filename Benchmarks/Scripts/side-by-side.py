@@ -21,7 +21,7 @@ Prints, for each daemon:
   - the median reaction to N rotations done as a hand does them (0.5 s of gradual turn in 20 ms steps, then a
     random rest of 1 to 2.5 s), timed from the moment the hand stops to monitor-sensor's line, and to N
     instantaneous changes; with --rested-turns M, to M instantaneous changes after 12 to 15 s still each;
-and, for orientd alone, context switches over S seconds with the sensor present and no client at all.
+and, for orientd alone, context switches, CPU and memory over S seconds with the sensor present and no client at all.
 
 With --light, a polled ambient light sensor (`iio-poll-als`, read every 0.8 s by both) sits beside the
 accelerometer, at 300 lux with 2 % noise rewritten every 0.5 s (an office: no change worth publishing), and
@@ -293,9 +293,9 @@ def main():
     alone = Daemon("orientd", orientd, sensor, claim=False)
     try:
         time.sleep(3)
-        cpu, woke, _, micro = still([alone], args.still)["orientd"]
+        cpu, woke, mem, micro = still([alone], args.still)["orientd"]
         print(f"orientd with the sensor{'s' if args.light else ''} present and no client: {woke * args.still:.0f} context switches "
-              f"in {args.still:g} s, CPU {cpu:.3f} % ({micro:.0f} µs/s)")
+              f"in {args.still:g} s, CPU {cpu:.3f} % ({micro:.0f} µs/s), Rss {mem['Rss']:.1f} MB, Pss {mem['Pss']:.1f} MB")
     finally:
         alone.stop()
 
