@@ -14,8 +14,8 @@ gives back its start-up pages (Sources/orientd/StartupPages.swift), and a run wh
 nothing until then would measure a daemon that has not served yet.
 
 Prints, for each daemon:
-  - over S seconds with the device still, after that: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %), CPU in
-    µs per second from each thread's /proc/.../schedstat (nanoseconds on a CPU: no tick to round to), context
+  - over S seconds with the device still, after that: CPU % (utime + stime, 10 ms ticks: 60 s resolves 0.017 %),
+    CPU in µs per second from each thread's /proc/.../schedstat (nanoseconds on a CPU: no tick to round to), context
     switches per second summed over threads (both sampled every 20 ms so that threads that end are counted), and
     Rss, Pss and Anonymous memory from /proc/PID/smaps_rollup;
   - the median reaction to N rotations done as a hand does them (0.5 s of gradual turn in 20 ms steps, then a
@@ -104,7 +104,7 @@ class Daemon(MonitoredDaemon):
         return None
 
     def first_light_near(self, level, since, timeout):
-        """When a light level within 30 % of `level` was first heard after `since`, waiting up to `timeout` s."""
+        """Whether a light level within 30 % of `level` is heard after `since`, waiting up to `timeout` s."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if any(stamp >= since and isinstance(value, float) and abs(value - level) <= 0.3 * level

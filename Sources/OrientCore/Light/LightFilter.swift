@@ -13,9 +13,9 @@
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
 ///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
 ///   fifth of the threshold away, that median is published.
-/// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth of
-///   the threshold is published at once, so that a ramp is followed as closely as its readings allow. Any other level
-///   published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
+/// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
+///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow. Any other
+///   level published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
 /// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
 ///   below the threshold, so that the level at rest is the sensor's.
 /// - **Follow-ups**: lights switched off or on are followed by the level settled since, ``followUps`` later.
@@ -75,7 +75,8 @@ public struct LightFilter: Sendable, Equatable {
     private var lastPublished: Double?
     /// When the settled level is published next, after lights switched off or on (``followUps``).
     private var followUpsDue: [Double] = []
-    /// The last drift published, or reading published along a trend: a trend while nothing else has been published since.
+    /// The last drift published, or reading published along a trend: a trend while nothing else has been published
+    /// since.
     private var lastDrift: Drift?
 
     private struct Sample: Sendable, Equatable {
@@ -136,7 +137,8 @@ public struct LightFilter: Sendable, Equatable {
         guard departs else {
             departure = nil
             return publishAtRest(level, at: time, from: published) ?? publishFollowUp(at: time, from: published)
-                ?? publishAlongTrend(level, at: time, from: published) ?? publishDrift(at: time, from: published) ?? .keep
+                ?? publishAlongTrend(level, at: time, from: published) ?? publishDrift(at: time, from: published)
+                ?? .keep
         }
         // In the dark it began with the readings just before it that were as far from the published level but only a
         // unit away: 2 lux rising to 3.5 reads 3 (one level with 2) before it reads 4. Not with readings that departed
