@@ -50,6 +50,7 @@ def clear_referenced(pid):
 
 
 def mappings(pid, top=6):
+    """Resident kB of each mapped file (anonymous mappings as "[anonymous]"), the `top` largest first (None: all)."""
     totals, name = {}, ""
     with open(f"/proc/{pid}/smaps") as f:
         for line in f:

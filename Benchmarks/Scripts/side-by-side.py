@@ -38,6 +38,7 @@ import random
 import statistics
 import threading
 import time
+from importlib import import_module
 
 import gi
 
@@ -45,6 +46,8 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 from monitored_daemon import MonitoredDaemon, orientd_command, settle  # noqa: E402
+
+memory_script = import_module("daemon-memory")
 
 TICKS = os.sysconf("SC_CLK_TCK")
 ONE_G_RAW = 256  # raw units at scale 0.0383072 m/s² per unit
@@ -103,24 +106,18 @@ class Daemon(MonitoredDaemon):
             return float(line.split(":", 1)[1].split()[0])
         return None
 
-    def first_light_near(self, level, since, timeout):
-        """Whether a light level within 30 % of `level` is heard after `since`, waiting up to `timeout` s."""
+    def first_heard(self, matches, since, timeout):
+        """When a value that `matches` was first heard after `since`, waiting up to `timeout` s; None if not."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if any(stamp >= since and isinstance(value, float) and abs(value - level) <= 0.3 * level
-                   for stamp, value in list(self.changes)):
-                return True
-            time.sleep(0.05)
-        return False
-
-    def first_change_to(self, name, since, timeout):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for stamp, orientation in list(self.changes):
-                if stamp >= since and orientation == name:
+            for stamp, value in list(self.changes):
+                if stamp >= since and matches(value):
                     return stamp
             time.sleep(0.005)
         return None
+
+    def first_change_to(self, name, since, timeout):
+        return self.first_heard(lambda value: value == name, since, timeout)
 
 
 def cpu_seconds(path):
@@ -150,41 +147,35 @@ def memory(pid):
 
 
 def write_resident_by_file(pid, path):
-    """Resident kB of each mapped file (anonymous mappings under their bracketed name), largest first: which library
-    holds the pages that smaps_rollup only sums."""
-    resident, name = {}, None
-    with open(f"/proc/{pid}/smaps") as f:
-        for line in f:
-            first = line.split()[0]
-            if "-" in first and not first.endswith(":"):
-                fields = line.split()
-                name = fields[5] if len(fields) > 5 else "[anonymous]"
-            elif first == "Rss:":
-                resident[name] = resident.get(name, 0) + int(line.split()[1])
+    """Resident kB of each mapped file, largest first, and their total: which library holds the pages that
+    smaps_rollup only sums."""
+    resident = memory_script.mappings(pid, top=None)
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w") as out:
-        for name, kb in sorted(resident.items(), key=lambda item: -item[1]):
+        for name, kb in resident:
             out.write(f"{kb:8d} {name}\n")
-        out.write(f"{sum(resident.values()):8d} total\n")
+        out.write(f"{sum(kb for _, kb in resident):8d} total\n")
 
 
 def serve_each_change(sensor, daemons, light):
     """A turn and back, and with `light` the lights x3 and back: each daemon publishes one change of each kind it
     serves before anything is measured. Says so when a daemon does not."""
-    steps = [("orientation", 90, NAMES[90]), ("orientation", 0, NAMES[0])]
-    if light:
-        steps += [("light", 900, 900), ("light", 300, 300)]
-    for kind, value, expected in steps:
+    def turned(angle):
+        return (f"orientation {NAMES[angle]}", lambda: sensor.tilt(angle), lambda value: value == NAMES[angle])
+
+    def lit(lux):
+        def switch():
+            sensor.light = lux
+        # Within 30 %: the sensor's noise is on every level read.
+        return (f"light {lux} lux", switch, lambda value: isinstance(value, float) and abs(value - lux) <= 0.3 * lux)
+
+    steps = [turned(90), turned(0)] + ([lit(900), lit(300)] if light else [])
+    for change, make, matches in steps:
         since = time.monotonic()
-        if kind == "orientation":
-            sensor.tilt(value)
-        else:
-            sensor.light = value
+        make()
         for d in daemons:
-            heard = (d.first_change_to(expected, since, timeout=5) is not None if kind == "orientation"
-                     else d.first_light_near(expected, since, timeout=5))
-            if not heard:
-                print(f"warning: {d.label} published no {kind} change to {expected} within 5 s")
+            if d.first_heard(matches, since, timeout=5) is None:
+                print(f"warning: {d.label} published no change to {change} within 5 s")
         time.sleep(1)
 
 
