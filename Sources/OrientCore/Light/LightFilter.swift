@@ -208,7 +208,7 @@ public struct LightFilter: Sendable, Equatable {
         else { return nil }
         let median = Self.median(of: window)
         guard ratio(median, published) > 1 + threshold * Self.driftPart else { return nil }
-        return publishDrift(median, at: time, from: published)
+        return publishAsDrift(median, at: time, from: published)
     }
 
     /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
@@ -216,7 +216,7 @@ public struct LightFilter: Sendable, Equatable {
         guard let trend = trend(at: time), trend.inARow >= 2, (level > published) == trend.brighter,
             ratio(level, published) > 1 + threshold * Self.trendPart
         else { return nil }
-        return publishDrift(level, at: time, from: published)
+        return publishAsDrift(level, at: time, from: published)
     }
 
     /// The last drift, while it is the last level published and no older than ``trendGap``.
@@ -226,7 +226,7 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// Publishes `level` as a drift from `published`, one more in a row when the trend it follows went the same way.
-    private mutating func publishDrift(_ level: Double, at time: Double, from published: Double) -> LightDecision {
+    private mutating func publishAsDrift(_ level: Double, at time: Double, from published: Double) -> LightDecision {
         let brighter = level > published
         let before = trend(at: time).flatMap { $0.brighter == brighter ? $0.inARow : nil } ?? 0
         lastDrift = Drift(brighter: brighter, time: time, inARow: before + 1)
