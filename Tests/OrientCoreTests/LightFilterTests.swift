@@ -296,6 +296,22 @@ struct LightFilterTests {
         #expect(published(polled(turned)).map(\.1) == [100, 96, 92, 90], "\(published(polled(turned)))")
     }
 
+    @Test("For 5 s after a level published along a trend, none back against it is published at rest or as a drift")
+    func trendHoldsBack() {
+        // Dusk down to 90 (published at 8 s), then the sensor reads 92 from 8.8 s on: at rest from 10.4 s, but back
+        // against the trend, so published only once 5 s have passed since 90, at the next reading (13.6 s).
+        let settled: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90] + Array(repeating: 92, count: 9)
+        let changes = published(polled(settled))
+        #expect(changes.map(\.1) == [100, 96, 92, 90, 92], "\(changes)")
+        #expect(changes.last.map { abs($0.0 - 13.6) < 1e-9 } == true, "\(changes)")
+        // A ramp's readings scatter about it: 93, 93, 93 read back up between 87 and 86 is not published.
+        let scattered: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 93, 93, 93, 87, 86]
+        #expect(published(polled(scattered)).map(\.1) == [100, 96, 92, 90, 88, 86], "\(published(polled(scattered)))")
+        // A departure is no drift: lights switched on are published at once, trend or not.
+        let switchedOn: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 400, 400]
+        #expect(published(polled(switchedOn)).map(\.1) == [100, 96, 92, 90, 400], "\(published(polled(switchedOn)))")
+    }
+
     @Test("A drift is the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")
     func driftWindowEdge() {
         var filter = LightFilter(threshold: 0.2)

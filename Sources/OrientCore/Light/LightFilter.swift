@@ -14,8 +14,9 @@
 ///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
 ///   fifth of the threshold away, that median is published.
 /// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
-///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow. Any other
-///   level published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
+///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow, and for
+///   ``trendHoldsBack`` after each no level back against it is published at rest or as a drift. Any other level
+///   published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
 /// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
 ///   below the threshold, so that the level at rest is the sensor's.
 /// - **Follow-ups**: lights switched off or on are followed by the level settled since, ``followUps`` later.
@@ -44,6 +45,10 @@ public struct LightFilter: Sendable, Equatable {
     static let trendGap = 8.0
     /// Along a trend, a reading counts once it reaches this part of the threshold.
     static let trendPart = 0.1
+    /// For this long after a level published along a trend, none back against it is published at rest or as a drift: a
+    /// ramp's readings scatter both ways about it, and a level published back would end the trend, to be found again
+    /// only two drifts later. Not longer: a trend that was flicker must not keep the start of a real ramp back.
+    static let trendHoldsBack = 5.0
     /// How long after lights switched off or on (a departure of ``sureRatio`` or more) the level settled since is
     /// published again. Automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s), Δt
     /// the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
@@ -192,7 +197,9 @@ public struct LightFilter: Sendable, Equatable {
     /// The sensor's value once it has read it ``restReadings`` times in a row, if that is not the level published.
     private mutating func publishAtRest(_ level: Double, at time: Double, from published: Double) -> LightDecision? {
         let last = readings.suffix(Self.restReadings)
-        guard last.count == Self.restReadings, last.allSatisfy({ $0.level == level }), level != published else { return nil }
+        guard last.count == Self.restReadings, last.allSatisfy({ $0.level == level }), level != published,
+            !goesBack(level, againstTrendAt: time, from: published)
+        else { return nil }
         return publish(level, at: time)
     }
 
@@ -207,7 +214,9 @@ public struct LightFilter: Sendable, Equatable {
             window.allSatisfy({ $0.level > published }) || window.allSatisfy({ $0.level < published })
         else { return nil }
         let median = Self.median(of: window)
-        guard ratio(median, published) > 1 + threshold * Self.driftPart else { return nil }
+        guard ratio(median, published) > 1 + threshold * Self.driftPart,
+            !goesBack(median, againstTrendAt: time, from: published)
+        else { return nil }
         return publishAsDrift(median, at: time, from: published)
     }
 
@@ -217,6 +226,12 @@ public struct LightFilter: Sendable, Equatable {
             ratio(level, published) > 1 + threshold * Self.trendPart
         else { return nil }
         return publishAsDrift(level, at: time, from: published)
+    }
+
+    /// Whether `level` goes back against a trend that published less than ``trendHoldsBack`` ago.
+    private func goesBack(_ level: Double, againstTrendAt time: Double, from published: Double) -> Bool {
+        guard let trend = trend(at: time), trend.inARow >= 2, time - trend.time <= Self.trendHoldsBack else { return false }
+        return (level > published) != trend.brighter
     }
 
     /// The last drift, while it is the last level published and no older than ``trendGap``.
