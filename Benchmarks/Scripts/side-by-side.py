@@ -29,7 +29,7 @@ monitor-sensor claims it too: the steady state of a GNOME laptop, whose settings
 sensor for the whole session.
 
 With --smaps DIR, each daemon's resident kB per mapped file is written to DIR/LABEL.txt after the still window: which
-library holds the pages that Rss only sums.
+library holds the pages that Rss only sums; orientd's with no client to DIR/orientd-alone.txt.
 """
 import argparse
 import math
@@ -285,6 +285,8 @@ def main():
     try:
         time.sleep(3)
         cpu, woke, mem, micro = still([alone], args.still)["orientd"]
+        if args.smaps:
+            write_resident_by_file(alone.pid, os.path.join(args.smaps, "orientd-alone.txt"))
         print(f"orientd with the sensor{'s' if args.light else ''} present and no client: {woke * args.still:.0f} context switches "
               f"in {args.still:g} s, CPU {cpu:.3f} % ({micro:.0f} µs/s), Rss {mem['Rss']:.1f} MB, Pss {mem['Pss']:.1f} MB")
     finally:

@@ -31,6 +31,7 @@ public final class SensorProxyService: Service {
     private let wakeup: WakeupPipe
     private let claimsChanged: @Sendable (SensorKind, Int) -> Void
     private let sleepChanged: @Sendable (Bool) -> Void
+    private let nameRequested: @Sendable () -> Void
     private let busAddress: String?
     private let claimBound: Double
     private let logger: Logger
@@ -40,17 +41,21 @@ public final class SensorProxyService: Service {
     ///   - claimBound: how long a claim waits for the sensor's first reading, in seconds (``ClaimAnswers``).
     ///   - sleepChanged: logind's PrepareForSleep, followed on the same connection: true as the machine goes to
     ///     sleep, false as it resumes.
+    ///   - nameRequested: called on the bus thread each time a connection has asked for the name: the facade has
+    ///     started (the daemon's last start-up step, after udev has said which sensors are there).
     ///   - claimsChanged: how many clients claim a kind: 1 when the first claims it, 0 after the last releases it
     ///     or leaves the bus (or the bus goes away). The daemon hands it to the sensors' demand.
     public init(
         busAddress: String? = nil, claimBound: Double = ClaimAnswers.defaultBound, logger: Logger,
-        sleepChanged: @escaping @Sendable (Bool) -> Void = { _ in }, claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
+        sleepChanged: @escaping @Sendable (Bool) -> Void = { _ in }, nameRequested: @escaping @Sendable () -> Void = {},
+        claimsChanged: @escaping @Sendable (SensorKind, Int) -> Void
     ) throws {
         self.wakeup = try WakeupPipe()
         self.claimsChanged = claimsChanged
         self.busAddress = busAddress
         self.claimBound = claimBound
         self.sleepChanged = sleepChanged
+        self.nameRequested = nameRequested
         self.logger = logger
     }
 
@@ -111,6 +116,7 @@ public final class SensorProxyService: Service {
                 }
                 lastProblem = nil
                 delay = 1
+                nameRequested()
                 try serve(current, claimed: &claimed)
                 current.close()
                 connection = nil

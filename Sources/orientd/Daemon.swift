@@ -66,9 +66,14 @@ enum Daemon {
         let readingSources = source is ReplaySource ? [] : allReadings
         // The facade's connection follows logind too: at a resume every open sensor is opened again.
         let facade = start.dbus
-            ? try SensorProxyService(logger: logger, sleepChanged: { sleeping in
-                if sleeping { logger.info("the machine goes to sleep") } else { demand.resumed() }
-            }) { demand.setClaims($1, of: $0) }
+            ? try SensorProxyService(
+                logger: logger,
+                sleepChanged: { sleeping in
+                    if sleeping { logger.info("the machine goes to sleep") } else { demand.resumed() }
+                },
+                // Connecting, and udev's look at the sensors before it, come after the socket serves.
+                nameRequested: { loop.execute { startupPages.release("on the bus") } }
+            ) { demand.setClaims($1, of: $0) }
             : nil
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, readingKinds: readingSources.map(\.kind), logger: logger,

@@ -139,7 +139,8 @@ struct FacadeOnPrivateBusTests {
         }
     }
 
-    /// A facade serving on a bus in a task of its own, the claim counts it reports kept in order ("light 1").
+    /// A facade serving on a bus in a task of its own, the claim counts it reports kept in order ("light 1"), and
+    /// "name" each time it says it has asked for its name.
     final class ServedFacade {
         let facade: SensorProxyService
         let serving: Task<Void, Never>
@@ -147,14 +148,16 @@ struct FacadeOnPrivateBusTests {
 
         init(on bus: Bus, claimBound: Double = ClaimAnswers.defaultBound) throws {
             let reported = self.reported
-            facade = try SensorProxyService(busAddress: bus.address, claimBound: claimBound, logger: Logger(label: "test")) {
-                kind, count in reported.value.withLock { $0.append("\(kind.rawValue) \(count)") }
-            }
+            facade = try SensorProxyService(
+                busAddress: bus.address, claimBound: claimBound, logger: Logger(label: "test"),
+                nameRequested: { reported.value.withLock { $0.append("name") } }
+            ) { kind, count in reported.value.withLock { $0.append("\(kind.rawValue) \(count)") } }
             let facade = self.facade
             serving = Task { await facade.run() }
         }
 
-        var claims: [String] { reported.value.withLock { $0 } }
+        var claims: [String] { reported.value.withLock { $0.filter { $0 != "name" } } }
+        var namesRequested: Int { reported.value.withLock { $0.filter { $0 == "name" }.count } }
 
         deinit { serving.cancel() }
     }
@@ -189,8 +192,10 @@ struct FacadeOnPrivateBusTests {
         let facade = served.facade
         let serving = served.serving
         #expect(bus.property("HasAccelerometer") == nil, "no name before the sensors' presence is known")
+        #expect(served.namesRequested == 0, "start-up is not over before the name is asked for")
         facade.update(Self.present)
         #expect(await waitFor { bus.property("LightLevel") == "d 40" })
+        #expect(served.namesRequested == 1, "the daemon hears once that the facade has started")
         #expect(bus.property("AccelerometerOrientation") == "s \"normal\"")
         #expect(bus.property("HasProximity") == "b false", "a kind not served")
         #expect(bus.property("HasCompass", path: "/net/hadess/SensorProxy/Compass", interface: "net.hadess.SensorProxy.Compass") == "b false")
