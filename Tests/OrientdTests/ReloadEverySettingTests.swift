@@ -133,9 +133,9 @@ struct ReloadEverySettingTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/orientd.conf"
         try "".write(toFile: config, atomically: true, encoding: .utf8)
-        // At debug level: a stop that overran its bound here (twice in some 20 full runs, always after a mount-matrix
-        // reload, with every reading service still running) is then logged with swift-service-lifecycle's own trace
-        // of which service it asked to stop and which returned.
+        // At debug level, so that a stop that overruns its bound is logged with swift-service-lifecycle's own trace of
+        // which service it asked to stop. One did here, now and then, after a mount-matrix reload: a reading service's
+        // demand stream cancelled while the reopened sensor changed the demand, a deadlock (SensorDemandTests).
         let daemon = try DaemonHarness(
             ["--config", config, "--log-level", "debug"], folder: folder, environment: testbed.environment)
         try daemon.waitUntilListening()

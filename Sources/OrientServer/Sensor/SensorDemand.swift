@@ -40,8 +40,7 @@ public final class SensorDemand: Sendable {
 
     private struct State {
         var level = Level()
-        var readers: [Int: AsyncStream<Level>.Continuation] = [:]
-        var nextReader = 0
+        var readers: [AsyncStream<Level>.Continuation] = []
     }
 
     private let state = Mutex(State())
@@ -53,14 +52,9 @@ public final class SensorDemand: Sendable {
     public func levels() -> AsyncStream<Level> {
         // Only the newest level matters to whoever reads it.
         let (stream, continuation) = AsyncStream.makeStream(of: Level.self, bufferingPolicy: .bufferingNewest(1))
-        let reader = state.withLock { state in
-            defer { state.nextReader += 1 }
-            state.readers[state.nextReader] = continuation
+        state.withLock { state in
+            state.readers.append(continuation)
             continuation.yield(state.level)
-            return state.nextReader
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.readers.removeValue(forKey: reader) }
         }
         return stream
     }
@@ -77,12 +71,19 @@ public final class SensorDemand: Sendable {
     public func setReaders(_ readers: [SensorKind: Int]) { change { $0.readers = readers.filter { $0.value > 0 } } }
 
     private func change(_ body: (inout Level) -> Void) {
-        // Yielded under the lock, so that two changes from two threads arrive in the order they were made.
+        // Yielded under the lock, so that two changes from two threads arrive in the order they were made. A reader
+        // whose stream has ended is dropped here, when a yield says so, and not by an `onTermination` that takes this
+        // lock: that runs inside the runtime's cancellation of the reading task, under the task's own lock, which a
+        // yield made here needs to resume that task. The two deadlocked (a daemon that did not stop; DemandTests).
         state.withLock { state in
             let before = state.level
             body(&state.level)
             guard state.level != before else { return }
-            for reader in state.readers.values { reader.yield(state.level) }
+            let level = state.level
+            state.readers.removeAll { reader in
+                if case .terminated = reader.yield(level) { return true }
+                return false
+            }
         }
     }
 }
