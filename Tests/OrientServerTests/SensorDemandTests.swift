@@ -19,7 +19,12 @@ struct SensorDemandTests {
         demand.setClaims(2, of: .light)
         #expect(await first.next() == SensorDemand.Level(subscribers: 1, claims: [.light: 2]))
     }
+}
 
+/// `make test` runs the suites named `…LoadTests` on their own, after the others and without parallelism: this one
+/// needs the cooperative pool, which the other suites keep busy (beside them it ran past its minute, slow, not stuck).
+@Suite("Sensor demand under load", .serialized)
+struct SensorDemandLoadTests {
     // A reading task cancelled while another thread changes the level: the runtime runs the stream's cancellation
     // under the task's lock, and resuming the task from a change needs that lock. When the cancellation took the
     // demand's lock, it deadlocked with a change holding it: this test hung in its first round (4 runs of 4), and the
@@ -28,8 +33,7 @@ struct SensorDemandTests {
     func cancelledWhileChanging() async {
         let demand = SensorDemand()
         // The other thread changes the level from just before each cancellation until the reader has ended, and sleeps
-        // between rounds: the suite runs beside this test, and a thread changing the level all the time took a core
-        // from it for minutes.
+        // between rounds, so that it takes no core while the test's tasks wait for theirs.
         let (go, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let changing = Atomic<Bool>(false)
         let stop = Atomic<Bool>(false)
