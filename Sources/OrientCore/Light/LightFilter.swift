@@ -222,7 +222,7 @@ public struct LightFilter: Sendable, Equatable {
 
     /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
     private mutating func publishAlongTrend(_ level: Double, at time: Double, from published: Double) -> LightDecision? {
-        guard let trend = trend(at: time), trend.inARow >= 2, (level > published) == trend.brighter,
+        guard let trend = establishedTrend(at: time), (level > published) == trend.brighter,
             ratio(level, published) > 1 + threshold * Self.trendPart
         else { return nil }
         return publishAsDrift(level, at: time, from: published)
@@ -230,8 +230,13 @@ public struct LightFilter: Sendable, Equatable {
 
     /// Whether `level` goes back against a trend that published less than ``trendHoldsBack`` ago.
     private func goesBack(_ level: Double, againstTrendAt time: Double, from published: Double) -> Bool {
-        guard let trend = trend(at: time), trend.inARow >= 2, time - trend.time <= Self.trendHoldsBack else { return false }
+        guard let trend = establishedTrend(at: time), time - trend.time <= Self.trendHoldsBack else { return false }
         return (level > published) != trend.brighter
+    }
+
+    /// The trend, once two drifts in a row have made one: ``trend(at:)`` when it has gone that far.
+    private func establishedTrend(at time: Double) -> Drift? {
+        trend(at: time).flatMap { $0.inARow >= 2 ? $0 : nil }
     }
 
     /// The last drift, while it is the last level published and no older than ``trendGap``.
