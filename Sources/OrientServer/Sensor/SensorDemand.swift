@@ -74,7 +74,8 @@ public final class SensorDemand: Sendable {
         // Yielded under the lock, so that two changes from two threads arrive in the order they were made. A reader
         // whose stream has ended is dropped here, when a yield says so, and not by an `onTermination` that takes this
         // lock: that runs inside the runtime's cancellation of the reading task, under the task's own lock, which a
-        // yield made here needs to resume that task. The two deadlocked (a daemon that did not stop; SensorDemandLoadTests).
+        // yield made here needs to resume that task. The two deadlocked: a daemon that did not stop
+        // (SensorDemandLoadTests).
         state.withLock { state in
             let before = state.level
             body(&state.level)
