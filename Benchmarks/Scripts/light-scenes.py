@@ -159,8 +159,8 @@ def main():
         print(f"  changes/min while steady: iio-sensor-proxy {isp:.1f}, orientd {ours:.1f} "
               f"({isp / ours if ours else float('inf'):.1f}x fewer)")
         (isp_gap, isp_at), (our_gap, our_at) = result["ramp"]["iio-sensor-proxy"], result["ramp"]["orientd"]
-        print(f"  ramp, largest gap from the true level: iio-sensor-proxy {100 * isp_gap:.0f} % ({isp_at:.0f} s in), "
-              f"orientd {100 * our_gap:.0f} % ({our_at:.0f} s in)")
+        print(f"  ramp, largest gap from the true level: iio-sensor-proxy {100 * isp_gap:.1f} % ({isp_at:.0f} s in), "
+              f"orientd {100 * our_gap:.1f} % ({our_at:.0f} s in)")
         lags = []
         for ratio, target, reached in result["steps"]:
             isp_at, our_at = reached["iio-sensor-proxy"], reached["orientd"]

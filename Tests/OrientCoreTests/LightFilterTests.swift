@@ -261,7 +261,7 @@ struct LightFilterTests {
         #expect(published(polled(noisy)).map(\.1) == [300], "a noisy level is not at rest, nor a drift")
     }
 
-    @Test("A slow drift below the threshold is followed: the median of 2.4 s all on one side, a fifth of the threshold away")
+    @Test("A slow drift below the threshold is followed: the reading nearest a line through 7 s, once a fifth of the threshold away")
     func drift() {
         // Dusk: 2 % dimmer every reading, with a little noise; the threshold of 20 % is never crossed at once.
         let noise: [Double] = [1, 1.01, 0.99, 1.005, 0.995]
@@ -279,50 +279,60 @@ struct LightFilterTests {
             return 300 * noise[step % 5] * bump
         }
         #expect(published(polled(steady)).map(\.1) == [300], "noise both ways is no drift")
-        let shadowed: [Double] = [300, 300, 280, 282, 300, 301, 299]
-        #expect(published(polled(shadowed)).map(\.1) == [300], "a faint shadow shorter than the window is no drift")
+        let shadowed: [Double] = [300, 300, 300, 300, 300, 300, 300, 280, 282, 300, 301, 299, 300, 300]
+        #expect(published(polled(shadowed)).map(\.1) == [300], "a faint shadow of two readings is no drift")
+    }
+
+    @Test("A drift needs its line's 7 s: 6 readings spanning 5.5 s, so a room 4.5 % dimmer is followed 5.6 s after it went")
+    func driftWindow() {
+        // 100, then about 95.5 from 0.8 s on, never three alike (which the rest rule would publish).
+        let changes = published(polled([100, 95, 96, 95.5, 95, 96, 95.5, 95, 96]))
+        #expect(changes.map(\.1) == [100, 95], "\(changes)")
+        #expect(changes.last.map { abs($0.0 - 5.6) < 1e-9 } == true, "\(changes)")
     }
 
     @Test("Two drifts in a row the same way make a trend: each reading 2 % further along it is published at once, until one turns back")
     func trend() {
-        // Dusk, a lux dimmer at each reading: two drifts (96, then 92), then every other reading along the trend.
-        let dusk: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86]
+        // Dusk, 1.5 lux dimmer at each reading: the first drift once 7 s of readings make a line (92, at 5.6 s), the
+        // second once it is 4 % past that (88), then every reading 2 % further along the trend (86, 83).
+        let dusk: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 85, 83, 82]
         let changes = published(polled(dusk))
-        #expect(changes.map(\.1) == [100, 96, 92, 90, 88, 86], "\(changes)")
-        // One drift is no trend: 94 after the drift to 96 is as far along, and waits for the drift rule.
-        #expect(!changes.contains { $0.1 == 94 })
-        // Turned back: 92 after 90 is 2 % away the other way, and waits for a drift of its own (4 %).
-        let turned: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 91, 92, 91]
-        #expect(published(polled(turned)).map(\.1) == [100, 96, 92, 90], "\(published(polled(turned)))")
+        #expect(changes.map(\.1) == [100, 92, 88, 86, 83], "\(changes)")
+        // One drift is no trend: 89 after the drift to 92 is 3 % along, and waits for the drift rule.
+        #expect(!changes.contains { $0.1 == 89 })
+        // Turned back: 89 and 90 after 88 are 1 to 2 % the other way, and wait for a drift of their own (4 %).
+        let turned: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 89, 90, 89]
+        #expect(published(polled(turned)).map(\.1) == [100, 92, 88], "\(published(polled(turned)))")
     }
 
     @Test("For 5 s after a level published along a trend, none back against it is published at rest or as a drift")
     func trendHoldsBack() {
-        // Dusk down to 90 (published at 8 s), then the sensor reads 92 from 8.8 s on: at rest from 10.4 s, but back
-        // against the trend, so published only once 5 s have passed since 90, at the next reading (13.6 s).
-        let settled: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90] + Array(repeating: 92, count: 9)
+        // Dusk down to 88 (published at 8 s, making the trend), then the sensor reads 90 from 8.8 s on: at rest from
+        // 10.4 s, but back against the trend, so published only once 5 s have passed since 88, at the next reading.
+        let settled: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88] + Array(repeating: 90, count: 9)
         let changes = published(polled(settled))
-        #expect(changes.map(\.1) == [100, 96, 92, 90, 92], "\(changes)")
+        #expect(changes.map(\.1) == [100, 92, 88, 90], "\(changes)")
         #expect(changes.last.map { abs($0.0 - 13.6) < 1e-9 } == true, "\(changes)")
-        // A ramp's readings scatter about it: 93, 93, 93 read back up between 87 and 86 is not published.
-        let scattered: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 93, 93, 93, 87, 86]
-        #expect(published(polled(scattered)).map(\.1) == [100, 96, 92, 90, 88, 86], "\(published(polled(scattered)))")
+        // A ramp's readings scatter about it: 91, 91, 91 read back up between 86 and 83 is not published.
+        let scattered: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 91, 91, 91, 83, 82]
+        #expect(published(polled(scattered)).map(\.1) == [100, 92, 88, 86, 83], "\(published(polled(scattered)))")
         // A departure is no drift: lights switched on are published at once, trend or not.
-        let switchedOn: [Double] = [100, 100, 100, 97, 96, 95, 94, 93, 92, 91, 90, 400, 400]
-        #expect(published(polled(switchedOn)).map(\.1) == [100, 96, 92, 90, 400], "\(published(polled(switchedOn)))")
+        let switchedOn: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 400, 400]
+        #expect(published(polled(switchedOn)).map(\.1) == [100, 92, 88, 86, 400], "\(published(polled(switchedOn)))")
     }
 
-    @Test("A drift is the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")
-    func driftWindowEdge() {
-        var filter = LightFilter(threshold: 0.2)
-        // A poll timer adds 0.8 s at each read: 2.4 s before the seventh reading comes out a hair later than the fourth.
-        var time = 0.0
+    @Test("A follow-up settles on the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")
+    func settledWindowEdge() {
+        var filter = switched(from: 1000, to: 100, at: 0.8)
+        // A poll timer adds 0.8 s at each read: 2.4 s before the follow-up's reading can come out a hair later than
+        // the reading it was. The last three, 95, 105 and 105, settle on 105; with the fourth, on 95.
+        var time = 0.8 + LightFilter.shortHold
         var decisions: [LightDecision] = []
-        for level: Double in [100, 100, 100, 100, 95, 95, 94] {
-            decisions.append(filter.take(level, at: time))
+        for level: Double in [100, 100, 100, 95, 95, 105, 105] {
             time += 0.8
+            decisions.append(filter.take(level, at: time))
         }
-        #expect(decisions.last == LightDecision(publish: 95), "the median of 95, 95 and 94: \(decisions)")
+        #expect(decisions.compactMap(\.publish) == [105], "\(decisions)")
     }
 
     @Test("The threshold is a ratio, either way: 20 % is 1.2 times brighter or dimmer")
@@ -360,7 +370,7 @@ struct LightFilterTests {
         }
         let changes = published(readings)
         // Lights off, then at most two more: the follow-up 5 s later, and the drift rule trading the dark reading
-        // published, the brightest of its noise, for the median of the next ones.
+        // published, the brightest of its noise, for one nearer the level the next ones read.
         #expect((2...4).contains(changes.count), "\(changes)")
         #expect(changes.map(\.1).dropFirst().allSatisfy { $0 < 5 }, "\(changes)")
         #expect(changes.dropFirst().first.map { $0.0 >= 24 && $0.0 <= 24.8 + LightFilter.shortHold } == true, "\(changes)")

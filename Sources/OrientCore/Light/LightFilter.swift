@@ -10,9 +10,9 @@
 ///   (``shadowHold``) for changes a shadow can make, and is short (``shortHold``) for a change of ``sureRatio`` or
 ///   more: lights switched off or on. In the dark it begins with the readings before it that were as far away but only
 ///   a unit. What is published is the median of the readings held, or the latest one after a short hold.
-/// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: once every
-///   reading for ``driftWindow`` lies on one side of the published level, within the threshold, and their median is a
-///   fifth of the threshold away, that median is published.
+/// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line is
+///   drawn through the readings of the last ``driftWindow``, every one within the threshold, and once it puts the room
+///   now a fifth of the threshold away, on the side the latest reading lies, the reading nearest it is published.
 /// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
 ///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow, and for
 ///   ``trendHoldsBack`` after each no level back against it is published at rest or as a drift. Any other level
@@ -36,8 +36,14 @@ public struct LightFilter: Sendable, Equatable {
     /// Three times brighter or dimmer is the room changing, not a hand passing over the sensor; read through the
     /// sensor's noise and flicker from a published level that itself read a little high or low, it can look like 2.7.
     static let sureRatio = 2.7
-    /// How long every reading must lie on one side of the published level for a drift below the threshold.
-    public static let driftWindow = 2.4
+    /// The readings a drift's line is drawn through: longer than a typing hand's shadow and than half of flicker's
+    /// slowest beat (10 s), which a shorter line leans with. The rule before it, every reading of 2.4 s on one side,
+    /// published twice as many levels in steady rooms and followed fewer ramps (BENCHMARKS.md, "a line through 7 s").
+    public static let driftWindow = 7.0
+    /// A drift's line needs at least this many readings, spanning at least ``driftSpan``: all of the window but a poll
+    /// and a half.
+    static let driftReadings = 6
+    static let driftSpan = 5.5
     /// A drift counts once it reaches this part of the threshold.
     static let driftPart = 0.2
     /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
@@ -49,6 +55,8 @@ public struct LightFilter: Sendable, Equatable {
     /// ramp's readings scatter both ways about it, and a level published back would end the trend, to be found again
     /// only two drifts later. Not longer: a trend that was flicker must not keep the start of a real ramp back.
     static let trendHoldsBack = 5.0
+    /// The readings a follow-up takes the level settled from.
+    static let settledWindow = 2.4
     /// How long after lights switched off or on (a departure of ``sureRatio`` or more) the level settled since is
     /// published again. Automatic brightness (gsd-power 43) moves towards each level it hears by Δt / (Δt + 1.6 s), Δt
     /// the time since the level before, so one level heard 6 s after another takes the screen only 80 % of the way,
@@ -70,7 +78,7 @@ public struct LightFilter: Sendable, Equatable {
     public private(set) var published: Double?
     /// A level that departs from the published one; every reading since has agreed with it.
     private var departure: Departure?
-    /// The readings of the last ``shadowHold``, and a little more, oldest first.
+    /// The readings of the last ``driftWindow``, and a little more, oldest first.
     private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
@@ -203,21 +211,38 @@ public struct LightFilter: Sendable, Equatable {
         return publish(level, at: time)
     }
 
-    /// The median of the last ``driftWindow``, once every reading in it lies on one side of `published`, within the
-    /// threshold, and the median is ``driftPart`` of the threshold away.
+    /// The reading nearest where a line through the last ``driftWindow`` puts the room now, once that is ``driftPart``
+    /// of the threshold away from `published`, every reading in the window is within the threshold of it (a shadow is a
+    /// departure, however it ends), and the latest reading lies on that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
-        let window = lastDriftWindow(at: time)
-        // Three readings that span most of the window, so that a reader's early read does not make one.
-        guard window.count >= 3, let oldest = window.first, time - oldest.time >= Self.driftWindow - 0.9 else { return nil }
-        // Within the threshold, every one: a shadow is a departure, however it ends.
-        guard window.allSatisfy({ !differs($0.level, from: published) }),
-            window.allSatisfy({ $0.level > published }) || window.allSatisfy({ $0.level < published })
+        let window = readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
+        guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
+            time - oldest.time >= Self.driftSpan, window.allSatisfy({ !differs($0.level, from: published) })
         else { return nil }
-        let median = Self.median(of: window)
-        guard ratio(median, published) > 1 + threshold * Self.driftPart,
-            !goesBack(median, againstTrendAt: time, from: published)
+        let now = Self.lineLevel(through: window, at: time)
+        let brighter = now > published
+        guard ratio(now, published) > 1 + threshold * Self.driftPart, (latest.level > published) == brighter else {
+            return nil
+        }
+        let nearest = window.map(\.level).filter { ($0 > published) == brighter }.min { abs($0 - now) < abs($1 - now) }
+        guard let nearest, abs(nearest - published) > Self.floor, !goesBack(nearest, againstTrendAt: time, from: published)
         else { return nil }
-        return publishAsDrift(median, at: time, from: published)
+        return publishAsDrift(nearest, at: time, from: published)
+    }
+
+    /// Where a line through `samples` puts the level at `time`. Its slope is the median of the slopes between every two
+    /// readings and it passes through the median of where each puts the level (Theil and Sen's line), so that a reading
+    /// that noise or a short shadow threw off moves it little.
+    private static func lineLevel(through samples: [Sample], at time: Double) -> Double {
+        var slopes: [Double] = []
+        for (index, earlier) in samples.enumerated() {
+            for later in samples[(index + 1)...] where later.time > earlier.time {
+                slopes.append((later.level - earlier.level) / (later.time - earlier.time))
+            }
+        }
+        let slope = slopes.isEmpty ? 0 : slopes.sorted()[(slopes.count - 1) / 2]
+        let levels = samples.map { $0.level + slope * (time - $0.time) }.sorted()
+        return levels[(levels.count - 1) / 2]
     }
 
     /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
@@ -253,10 +278,10 @@ public struct LightFilter: Sendable, Equatable {
         return publish(level, at: time)
     }
 
-    /// The readings of the last ``driftWindow`` up to `time`: three of a reader that polls every 0.8 s, not a fourth
+    /// The readings of the last ``settledWindow`` up to `time`: three of a reader that polls every 0.8 s, not a fourth
     /// its timer's rounding puts a hair inside.
-    private func lastDriftWindow(at time: Double) -> [Sample] {
-        readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
+    private func lastSettledWindow(at time: Double) -> [Sample] {
+        readings.filter { $0.time > time - Self.settledWindow + Self.holdTolerance }
     }
 
     /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
@@ -280,12 +305,12 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// After lights switched off or on, at each of ``followUps``: the level settled now, the median of the readings of
-    /// the last ``driftWindow`` since the last level published, or, where that is the level published, the reading
+    /// the last ``settledWindow`` since the last level published, or, where that is the level published, the reading
     /// nearest it that is not. A client hears only a level that changed, and it is the update that it needs.
     private mutating func publishFollowUp(at time: Double, from published: Double) -> LightDecision? {
         guard let due = followUpsDue.first, time >= due, let since = lastPublished else { return nil }
         followUpsDue.removeFirst()
-        let settled = lastDriftWindow(at: time).filter { $0.time > since }
+        let settled = lastSettledWindow(at: time).filter { $0.time > since }
         guard !settled.isEmpty else { return nil }
         let median = Self.median(of: settled)
         guard median == published else { return publish(median, at: time) }
