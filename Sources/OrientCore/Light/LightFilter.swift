@@ -12,7 +12,8 @@
 ///   a unit. What is published is the median of the readings held, or the latest one after a short hold.
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line is
 ///   drawn through the readings of the last ``driftWindow``, every one within the threshold, and once it puts the room
-///   now a fifth of the threshold away, on the side the latest reading lies, the reading nearest it is published.
+///   now a fifth of the threshold away and some of its own error beyond (``driftDoubt``), on the side the latest
+///   reading lies, the reading nearest it is published.
 /// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
 ///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow, and for
 ///   ``trendHoldsBack`` after each no level back against it is published at rest or as a drift. Any other level
@@ -38,14 +39,18 @@ public struct LightFilter: Sendable, Equatable {
     static let sureRatio = 2.7
     /// The readings a drift's line is drawn through: longer than a typing hand's shadow and than half of flicker's
     /// slowest beat (10 s), which a shorter line leans with. The rule before it, every reading of 2.4 s on one side,
-    /// published twice as many levels in steady rooms and followed fewer ramps (BENCHMARKS.md, "a line through 7 s").
+    /// published nearly three times as many levels in steady rooms and followed fewer ramps (BENCHMARKS.md, "a line
+    /// through 7 s").
     public static let driftWindow = 7.0
     /// A drift's line needs at least this many readings, spanning at least ``driftSpan``: all of the window but a poll
     /// and a half.
     static let driftReadings = 6
     static let driftSpan = 5.5
-    /// A drift counts once it reaches this part of the threshold.
+    /// A drift counts once it reaches this part of the threshold, and this much of its line's standard error beyond: in
+    /// a steady room with 5 % noise, a line through 7 s of readings strays 3 % at its end, and without the doubt a
+    /// drift was published 14 times a minute, where the rule before published 9 (BENCHMARKS.md, "a line through 7 s").
     static let driftPart = 0.2
+    static let driftDoubt = 0.75
     /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
     /// of ×2 in 30 s drifts by ``driftPart`` of a 20 % threshold every 2 to 5 s.
     static let trendGap = 8.0
@@ -212,28 +217,30 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// The reading nearest where a line through the last ``driftWindow`` puts the room now, once that is ``driftPart``
-    /// of the threshold away from `published`, every reading in the window is within the threshold of it (a shadow is a
-    /// departure, however it ends), and the latest reading lies on that side.
+    /// of the threshold and ``driftDoubt`` of the line's standard error away from `published`, every reading in the
+    /// window is within the threshold of it (a shadow is a departure, however it ends), and the latest reading lies on
+    /// that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
         let window = readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
         guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
             time - oldest.time >= Self.driftSpan, window.allSatisfy({ !differs($0.level, from: published) })
         else { return nil }
-        let now = Self.lineLevel(through: window, at: time)
+        let (now, error) = Self.line(through: window, at: time)
         let brighter = now > published
-        guard ratio(now, published) > 1 + threshold * Self.driftPart, (latest.level > published) == brighter else {
-            return nil
-        }
+        let doubt = Self.driftDoubt * error / max(published, Self.floor)
+        guard ratio(now, published) > 1 + threshold * Self.driftPart + doubt, (latest.level > published) == brighter
+        else { return nil }
         let nearest = window.map(\.level).filter { ($0 > published) == brighter }.min { abs($0 - now) < abs($1 - now) }
-        guard let nearest, abs(nearest - published) > Self.floor, !goesBack(nearest, againstTrendAt: time, from: published)
+        guard let nearest, abs(nearest - published) > Self.floor,
+            !goesBack(nearest, againstTrendAt: time, from: published)
         else { return nil }
         return publishAsDrift(nearest, at: time, from: published)
     }
 
-    /// Where a line through `samples` puts the level at `time`. Its slope is the median of the slopes between every two
-    /// readings and it passes through the median of where each puts the level (Theil and Sen's line), so that a reading
-    /// that noise or a short shadow threw off moves it little.
-    private static func lineLevel(through samples: [Sample], at time: Double) -> Double {
+    /// Where a line through `samples` puts the level at `time`, and the standard error of that level. The line's slope
+    /// is the median of the slopes between every two readings and it passes through the median of where each puts the
+    /// level (Theil and Sen's line), so that a reading that noise or a short shadow threw off moves it little.
+    private static func line(through samples: [Sample], at time: Double) -> (level: Double, error: Double) {
         var slopes: [Double] = []
         for (index, earlier) in samples.enumerated() {
             for later in samples[(index + 1)...] where later.time > earlier.time {
@@ -242,7 +249,12 @@ public struct LightFilter: Sendable, Equatable {
         }
         let slope = slopes.isEmpty ? 0 : slopes.sorted()[(slopes.count - 1) / 2]
         let levels = samples.map { $0.level + slope * (time - $0.time) }.sorted()
-        return levels[(levels.count - 1) / 2]
+        let level = levels[(levels.count - 1) / 2]
+        // The readings' scatter about the line as a standard deviation, 1.4826 times their median distance from it; a
+        // line's level at the end of its readings is known to about twice that over the square root of their count.
+        let distances = levels.map { abs($0 - level) }.sorted()
+        let scatter = 1.4826 * distances[(distances.count - 1) / 2]
+        return (level, 2 * scatter / Double(samples.count).squareRoot())
     }
 
     /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
