@@ -46,10 +46,11 @@ public struct LightFilter: Sendable, Equatable {
     /// and a half.
     static let driftReadings = 6
     static let driftSpan = 5.5
-    /// A drift counts once it reaches this part of the threshold, and this much of its line's standard error beyond: in
-    /// a steady room with 5 % noise, a line through 7 s of readings strays 3 % at its end, and without the doubt a
-    /// drift was published 14 times a minute, where the rule before published 9 (BENCHMARKS.md, "a line through 7 s").
+    /// A drift counts once it reaches this part of the threshold, and ``driftDoubt`` beyond.
     static let driftPart = 0.2
+    /// How much of its line's standard error a drift must reach beyond ``driftPart``: in a steady room with 5 % noise,
+    /// a line through 7 s of readings strays about 3 % at its end, and without this a drift was published 14 times a
+    /// minute, where the rule before published 9 (BENCHMARKS.md, "a line through 7 s").
     static let driftDoubt = 0.75
     /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
     /// of ×2 in 30 s drifts by ``driftPart`` of a 20 % threshold every 2 to 5 s.
