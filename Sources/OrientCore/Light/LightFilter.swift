@@ -222,7 +222,7 @@ public struct LightFilter: Sendable, Equatable {
     /// window is within the threshold of it (a shadow is a departure, however it ends), and the latest reading lies on
     /// that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
-        let window = readings.filter { $0.time > time - Self.driftWindow + Self.holdTolerance }
+        let window = readings(of: Self.driftWindow, upTo: time)
         guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
             time - oldest.time >= Self.driftSpan, window.allSatisfy({ !differs($0.level, from: published) })
         else { return nil }
@@ -248,13 +248,12 @@ public struct LightFilter: Sendable, Equatable {
                 slopes.append((later.level - earlier.level) / (later.time - earlier.time))
             }
         }
-        let slope = slopes.isEmpty ? 0 : slopes.sorted()[(slopes.count - 1) / 2]
-        let levels = samples.map { $0.level + slope * (time - $0.time) }.sorted()
-        let level = levels[(levels.count - 1) / 2]
+        let slope = slopes.isEmpty ? 0 : middle(of: slopes)
+        let levels = samples.map { $0.level + slope * (time - $0.time) }
+        let level = middle(of: levels)
         // The readings' scatter about the line as a standard deviation, 1.4826 times their median distance from it; a
         // line's level at the end of its readings is known to about twice that over the square root of their count.
-        let distances = levels.map { abs($0 - level) }.sorted()
-        let scatter = 1.4826 * distances[(distances.count - 1) / 2]
+        let scatter = 1.4826 * middle(of: levels.map { abs($0 - level) })
         return (level, 2 * scatter / Double(samples.count).squareRoot())
     }
 
@@ -291,16 +290,20 @@ public struct LightFilter: Sendable, Equatable {
         return publish(level, at: time)
     }
 
-    /// The readings of the last ``settledWindow`` up to `time`: three of a reader that polls every 0.8 s, not a fourth
+    /// The readings of the last `span` up to `time`: of 2.4 s, three of a reader that polls every 0.8 s, not a fourth
     /// its timer's rounding puts a hair inside.
-    private func lastSettledWindow(at time: Double) -> [Sample] {
-        readings.filter { $0.time > time - Self.settledWindow + Self.holdTolerance }
+    private func readings(of span: Double, upTo time: Double) -> [Sample] {
+        readings.filter { $0.time > time - span + Self.holdTolerance }
     }
 
     /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
     private static func median(of samples: [Sample]) -> Double {
-        let levels = samples.map(\.level).sorted()
-        return levels[(levels.count - 1) / 2]
+        middle(of: samples.map(\.level))
+    }
+
+    /// The middle one of `values` (the lower of the two middle ones for an even count), which must not be empty.
+    private static func middle(of values: [Double]) -> Double {
+        values.sorted()[(values.count - 1) / 2]
     }
 
     /// How many times brighter or dimmer `a` is than `b` (at least 1), both counted from ``floor``.
@@ -323,7 +326,7 @@ public struct LightFilter: Sendable, Equatable {
     private mutating func publishFollowUp(at time: Double, from published: Double) -> LightDecision? {
         guard let due = followUpsDue.first, time >= due, let since = lastPublished else { return nil }
         followUpsDue.removeFirst()
-        let settled = lastSettledWindow(at: time).filter { $0.time > since }
+        let settled = readings(of: Self.settledWindow, upTo: time).filter { $0.time > since }
         guard !settled.isEmpty else { return nil }
         let median = Self.median(of: settled)
         guard median == published else { return publish(median, at: time) }
