@@ -167,6 +167,17 @@ let package = Package(
             ],
             path: "Tests/ScenarioTool"
         ),
+        // Development tool: the light filter over issue 39's family of rooms, without daemons (BENCHMARKS.md). Not
+        // installed.
+        .executableTarget(
+            name: "light-family",
+            dependencies: [
+                "OrientCore",
+                "OrientScenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/LightFamilyTool"
+        ),
         .testTarget(
             name: "OrientCoreTests",
             dependencies: [
