@@ -2,7 +2,9 @@ import OrientSensors
 import ServiceLifecycle
 
 /// Follows the DRM connectors while the daemon runs, so that a panel whose driver loads after orientd (or that
-/// changes) renames the poses under `natural-orientation = auto`.
+/// changes) renames the poses under `natural-orientation = auto`. It lists the connectors once more as it starts, after
+/// the start-up's own listing: the listing made once its udev monitor is in place is what leaves no gap for a panel to
+/// come up unseen, and the same panel found again changes nothing.
 struct PanelWatch: Service {
     let running: RunningConfiguration
 
