@@ -156,6 +156,8 @@ let package = Package(
             dependencies: ["OrientCore", .product(name: "RealModule", package: "swift-numerics")],
             path: "Tests/OrientScenarios"
         ),
+        // What the tests that run a private D-Bus share: python-dbusmock's polkitd, activated on it.
+        .target(name: "OrientTestSupport", path: "Tests/OrientTestSupport"),
         // Development tool: writes synthesised traces for demos and benchmarks. Not installed.
         .executableTarget(
             name: "scenario-trace",
@@ -204,7 +206,9 @@ let package = Package(
         // Logging for the facade run in-process; its fixture is the daemon's tests' GIO client.
         .testTarget(
             name: "OrientDBusTests",
-            dependencies: ["OrientDBus", "OrientCore", "OrientSampleSource", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "OrientDBus", "OrientCore", "OrientSampleSource", "OrientTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "OrientPosixTests",
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),
@@ -231,6 +235,7 @@ let package = Package(
             name: "OrientdTests",
             dependencies: [
                 "OrientConfiguration", "OrientCore", "OrientTrace", "OrientProtocol", "OrientScenarios", "OrientServer", "orientd",
+                "OrientTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

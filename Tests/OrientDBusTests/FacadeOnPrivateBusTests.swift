@@ -4,6 +4,7 @@ import Logging
 import OrientCore
 import OrientDBus
 import OrientSampleSource
+import OrientTestSupport
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 enum BusTools {
     static let present = ["/usr/bin/dbus-daemon", "/usr/bin/busctl", "/usr/bin/gdbus", "/usr/bin/python3"]
         .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/polkitd.py")
+        && FileManager.default.fileExists(atPath: PolkitMock.dbusmockTemplate)
 }
 
 /// The facade in this process, on a dbus-daemon of the test's own: what a real client reads, claims and is told.
@@ -87,18 +88,10 @@ struct FacadeOnPrivateBusTests {
 
         /// - Parameter polkit: whether polkit can be activated; without it every claim is refused.
         init(polkit: Bool = true) throws {
-            try FileManager.default.createDirectory(atPath: folder + "/services", withIntermediateDirectories: true)
-            let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../OrientdTests/Fixtures/polkitd_claims.py").standardized.path
-            try """
-                [D-BUS Service]
-                Name=org.freedesktop.PolicyKit1
-                Exec=/usr/bin/env DBUS_SYSTEM_BUS_ADDRESS=\(address) /usr/bin/python3 -m dbusmock --system --template \(template)
-
-                """.write(toFile: folder + "/services/org.freedesktop.PolicyKit1.service", atomically: true, encoding: .utf8)
+            let services = try PolkitMock.serviceFolder(in: folder, busAddress: address)
             try """
                 <busconfig><type>system</type><listen>\(address)</listen><auth>EXTERNAL</auth>
-                \(polkit ? "<servicedir>\(folder)/services</servicedir>" : "")
+                \(polkit ? "<servicedir>\(services)</servicedir>" : "")
                 <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/>
                 <allow send_type="method_call"/><allow receive_sender="*"/></policy></busconfig>
                 """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)

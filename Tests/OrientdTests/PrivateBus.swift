@@ -1,4 +1,5 @@
 import Foundation
+import OrientTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +13,9 @@ final class PrivateBus {
     static let busctl = "/usr/bin/busctl"
     static let monitorSensor = "/usr/bin/monitor-sensor"
 
-    /// python-dbusmock's polkitd template, which answers orientd's polkit checks on the tests' buses.
-    static let polkitTemplate = "/usr/lib/python3/dist-packages/dbusmock/templates/polkitd.py"
-
     /// dbus-daemon, busctl, iio-sensor-proxy's client monitor-sensor, and python-dbusmock.
     static let isAvailable = [daemon, busctl, monitorSensor].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-        && FileManager.default.fileExists(atPath: polkitTemplate)
+        && FileManager.default.fileExists(atPath: PolkitMock.dbusmockTemplate)
     static let skipReason =
         "needs dbus-daemon, busctl, monitor-sensor (Debian's iio-sensor-proxy) and python3-dbusmock: `make test` installs them"
 
@@ -25,21 +23,6 @@ final class PrivateBus {
     var address: String { "unix:path=\(folder)/system_bus_socket" }
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
     private var process: Process?
-
-    /// python-dbusmock's polkitd allowing the sensor claims (`Fixtures/polkitd_claims.py`), as a `.service` file that
-    /// makes it D-Bus activated at the first question, as polkitd is on a real system.
-    static func polkitService(folder: String, address: String) throws -> String {
-        let services = folder + "/services"
-        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
-        let template = String(#filePath).replacingOccurrences(of: "PrivateBus.swift", with: "Fixtures/polkitd_claims.py")
-        try """
-            [D-BUS Service]
-            Name=org.freedesktop.PolicyKit1
-            Exec=/usr/bin/env DBUS_SYSTEM_BUS_ADDRESS=\(address) /usr/bin/python3 -m dbusmock --system --template \(template)
-
-            """.write(toFile: services + "/org.freedesktop.PolicyKit1.service", atomically: true, encoding: .utf8)
-        return services
-    }
 
     /// - Parameter polkit: whether polkit can be activated (allowing the sensor claims); without it, orientd refuses
     ///   every claim, as iio-sensor-proxy does.
@@ -74,7 +57,7 @@ final class PrivateBus {
               <type>system</type>
               <listen>\(address)</listen>
               <auth>EXTERNAL</auth>
-            \(polkit ? "<servicedir>\(try Self.polkitService(folder: folder, address: address))</servicedir>" : "")
+            \(polkit ? "<servicedir>\(try PolkitMock.serviceFolder(in: folder, busAddress: address))</servicedir>" : "")
               <policy context="default">
                 <allow user="*"/>
             \(policyFile == nil ? openPolicy : systemPolicy)
