@@ -58,4 +58,12 @@ struct LightSceneTests {
         // the median and 2.4 further at most.
         #expect(filtered.mean <= every.mean + 0.03, "\(run.scene): \(filtered.mean) on average, every change \(every.mean)")
     }
+
+    @Test("A reader that knew the room's true level would follow every ramp within 10 % with values read: what keeps a filter from it is the readings' noise", arguments: 1...20)
+    func rampKnowingTheRoom(seed: Int) {
+        let run = LightSceneRun(LightScene(seed: seed))
+        let knowing = run.nearestToTruth(within: 10)
+        #expect(run.rampGaps(knowing).largest <= 0.1, "\(run.scene): \(run.rampGaps(knowing).largest)")
+        #expect(knowing.changes.allSatisfy { change in run.polls.contains { $0.level == change.level } })
+    }
 }
