@@ -4,8 +4,8 @@ import OrientCore
 import OrientScenarios
 
 /// `light-family`: orientd's light filter over issue 39's family of rooms, without daemons, against the rule of
-/// publishing every change; and, in the five rooms `light-scenes.py` runs side by side, how often any of them follows
-/// the ramp within 10 % over many draws of the same room. A development tool: it lives beside the tests and is not
+/// publishing every change; and, in the five rooms `light-scenes.py` runs side by side, how often each of several
+/// readers follows the ramp within 10 % over many draws of the same room. A development tool: it lives beside the tests and is not
 /// installed. BENCHMARKS.md quotes what it prints.
 @main
 struct LightFamily: ParsableCommand {
@@ -19,6 +19,11 @@ struct LightFamily: ParsableCommand {
 
     @Option(help: "Draws of each of the benchmark's five rooms.")
     var draws = 200
+
+    func validate() throws {
+        guard rooms >= 1 else { throw ValidationError("--rooms must be at least 1, not \(rooms)") }
+        guard draws >= 1 else { throw ValidationError("--draws must be at least 1, not \(draws)") }
+    }
 
     func run() {
         family()
