@@ -28,7 +28,7 @@ struct LightFamily: ParsableCommand {
     func run() {
         family()
         benchmarkRooms()
-        noiseAlone()
+        steadyRooms()
     }
 
     /// Seeds 1 to `rooms`: the figures `LightSceneTests` checks on 20 of them.
@@ -36,9 +36,13 @@ struct LightFamily: ParsableCommand {
         var (rampsWithin, everyRampsWithin, rampsPastQuarter) = (0, 0, 0)
         var (steady, everySteady, underFive, smallestRatio) = (0, 0, 0, Double.infinity)
         var (stepsBehind, restOff) = (0, 0)
+        var (averageGaps, everyAverageGaps): ([Double], [Double]) = ([], [])
         for seed in 1...rooms {
             let run = LightSceneRun(LightScene(seed: seed))
-            let (gap, everyGap) = (run.rampGaps(run.filtered).largest, run.rampGaps(run.everyChange).largest)
+            let (gaps, everyGaps) = (run.rampGaps(run.filtered), run.rampGaps(run.everyChange))
+            let (gap, everyGap) = (gaps.largest, everyGaps.largest)
+            averageGaps.append(gaps.mean)
+            everyAverageGaps.append(everyGaps.mean)
             rampsWithin += gap <= 0.1 ? 1 : 0
             everyRampsWithin += everyGap <= 0.1 ? 1 : 0
             rampsPastQuarter += gap > 0.25 ? 1 : 0
@@ -58,7 +62,8 @@ struct LightFamily: ParsableCommand {
             }
         }
         print("Seeds 1 to \(rooms) of the family, the pure filter (every change in brackets):")
-        print("  ramps within 10 %: \(rampsWithin) (\(everyRampsWithin)); past 25 %: \(rampsPastQuarter)")
+        print("  ramps within 10 %: \(rampsWithin) (\(everyRampsWithin)); past 25 %: \(rampsPastQuarter); average gap, median: "
+            + "\(format(100 * median(averageGaps))) % (\(format(100 * median(everyAverageGaps))) %)")
         print("  changes while steady: \(steady) (\(everySteady)); rooms under 5x fewer: \(underFive); fewest: \(format(smallestRatio))x")
         print("  steps of x3 or more over 1 s behind: \(stepsBehind); levels at rest off by more than 20 % or a lux: \(restOff)")
     }
@@ -99,11 +104,18 @@ struct LightFamily: ParsableCommand {
         }
     }
 
-    /// ``NoisyRoom``: 5 % noise and nothing else.
-    private func noiseAlone() {
-        let (filtered, every) = NoisyRoom.levelsAMinute(draws: 200)
+    /// ``SteadyRoom``: 5 % noise and nothing else, then flicker's beat with little noise and no shadow.
+    private func steadyRooms() {
+        let (filtered, every) = SteadyRoom.levelsAMinute(draws: 200)
         print("A steady room with 5 % noise alone, 200 draws: \(format(filtered)) levels a minute (every change \(format(every)))")
+        for (beat, period) in [(0.04, 8.0), (0.04, 10.0), (0.03, 8.0), (0.04, 4.0)] {
+            let (filtered, every) = SteadyRoom.levelsAMinute(draws: 200, noise: 0.01, beat: beat, beatPeriod: period)
+            print("A steady room with a beat of \(format(beat * 100)) % over \(format(period)) s and 1 % noise, 200 draws: "
+                + "\(format(filtered)) levels a minute (every change \(format(every)), \(format(every / max(filtered, 0.01)))x)")
+        }
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 }

@@ -291,6 +291,22 @@ struct LightFilterTests {
         #expect(changes.last.map { abs($0.0 - 5.6) < 1e-9 } == true, "\(changes)")
     }
 
+    @Test("A drift back soon after a drift needs twice as far: 5 % back waits until 10 s have passed, 10 % back does not")
+    func driftBack() {
+        // 100, then about 95.5 (published as a drift at 5.6 s), then back at about 100 from 7.2 s on, never three alike.
+        let dimmer: [Double] = [100, 95, 96, 95.5, 95, 96, 95.5, 95, 96]
+        let back = dimmer + Array(repeating: [99.5, 100, 99, 100.5], count: 5).joined()
+        let changes = published(polled(back))
+        #expect(changes.map(\.1).prefix(2) == [100, 95], "\(changes)")
+        // 5 % back is a drift's 4 % and its doubt, but not twice that: published at the first reading 10 s after 95.
+        #expect(changes.count == 3 && abs(changes[2].0 - 16) < 1e-9, "\(changes)")
+        #expect(changes.last.map { [99.5, 100, 99, 100.5].contains($0.1) } == true, "\(changes)")
+        // 10 % back is a room that went back: published within the 10 s.
+        let further = dimmer + Array(repeating: [104.5, 105, 104, 105.5], count: 5).joined()
+        let sooner = published(polled(further))
+        #expect(sooner.count == 3 && sooner[2].0 < 15.6, "\(sooner)")
+    }
+
     @Test("Two drifts in a row the same way make a trend: each reading 2 % further along it is published at once, until one turns back")
     func trend() {
         // Dusk, 1.5 lux dimmer at each reading: the first drift once 7 s of readings make a line (92, at 5.6 s), the
