@@ -291,20 +291,26 @@ struct LightFilterTests {
         #expect(changes.last.map { abs($0.0 - 5.6) < 1e-9 } == true, "\(changes)")
     }
 
-    @Test("A drift back soon after a drift needs twice as far: 5 % back waits until 10 s have passed, 10 % back does not")
-    func driftBack() {
-        // 100, then about 95.5 (published as a drift at 5.6 s), then back at about 100 from 7.2 s on, never three alike.
+    @Test("Drifts back and forth: the first drift back is published as any drift, the next one back within 10 s needs twice as far")
+    func backAndForth() {
+        // 100, then about 95.5 (published as a drift at 5.6 s), then back at about 100 for 12 readings, then about 95.5
+        // again: never three alike in a row, which the rest rule would publish.
         let dimmer: [Double] = [100, 95, 96, 95.5, 95, 96, 95.5, 95, 96]
-        let back = dimmer + Array(repeating: [99.5, 100, 99, 100.5], count: 5).joined()
-        let changes = published(polled(back))
+        let back = Array(repeating: [99.5, 100, 99, 100.5], count: 3).joined()
+        let again = Array(repeating: [95, 96, 95.5, 96.5], count: 5).joined()
+        let changes = published(polled(dimmer + back + again))
+        #expect(changes.count == 4, "\(changes)")
+        guard changes.count == 4 else { return }
         #expect(changes.map(\.1).prefix(2) == [100, 95], "\(changes)")
-        // 5 % back is a drift's 4 % and its doubt, but not twice that: published at the first reading 10 s after 95.
-        #expect(changes.count == 3 && abs(changes[2].0 - 16) < 1e-9, "\(changes)")
-        #expect(changes.last.map { [99.5, 100, 99, 100.5].contains($0.1) } == true, "\(changes)")
-        // 10 % back is a room that went back: published within the 10 s.
-        let further = dimmer + Array(repeating: [104.5, 105, 104, 105.5], count: 5).joined()
-        let sooner = published(polled(further))
-        #expect(sooner.count == 3 && sooner[2].0 < 15.6, "\(sooner)")
+        // Back up: a drift's 4 % and its doubt, published while the readings still say about 100.
+        #expect([99.5, 100, 99, 100.5].contains(changes[2].1) && changes[2].0 < 16, "\(changes)")
+        // Down again, 5 %: not twice a drift's 4 %, so published at the first reading 10 s after the drift back.
+        #expect(changes[3].0 >= changes[2].0 + 10 && changes[3].0 < changes[2].0 + 10.8, "\(changes)")
+        #expect([95, 96, 95.5, 96.5].contains(changes[3].1), "\(changes)")
+        // Down again by 10 % is a room that went down: published within the 10 s.
+        let further = Array(repeating: [90.5, 90, 89.5, 91], count: 5).joined()
+        let sooner = published(polled(dimmer + back + further))
+        #expect(sooner.count == 4 && sooner[3].0 < sooner[2].0 + 10, "\(sooner)")
     }
 
     @Test("Two drifts in a row the same way make a trend: each reading 2 % further along it is published at once, until one turns back")

@@ -13,8 +13,8 @@
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line is
 ///   drawn through the readings of the last ``driftWindow``, every one within the threshold, and once it puts the room
 ///   now a fifth of the threshold away and some of its own error beyond (``driftDoubt``), on the side the latest
-///   reading lies, the reading nearest it is published. A drift back the other way soon after one needs twice as far
-///   (``reversalGap``).
+///   reading lies, the reading nearest it is published. Once drifts have gone back and forth, a drift back again soon
+///   after needs twice as far (``reversalGap``).
 /// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
 ///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow, and for
 ///   ``trendHoldsBack`` after each no level back against it is published at rest or as a drift. Any other level
@@ -53,10 +53,11 @@ public struct LightFilter: Sendable, Equatable {
     /// a line through 7 s of readings strays about 3 % at its end, and without this a drift was published 14 times a
     /// minute, where the rule before published 9 (BENCHMARKS.md, "a line through 7 s").
     static let driftDoubt = 0.75
-    /// A drift back against the drift published less than this long ago must reach ``reversalPart`` times
-    /// ``driftPart``: noise and flicker swing both ways, a room rarely does. It took the levels published in a steady
-    /// room with 5 % noise from 8.3 a minute to 5.7, and with a beat of 4 % over 8 s from 14.4 to 7.3, for 6 ramps of 400
-    /// no longer followed within 10 % (BENCHMARKS.md, "a drift back").
+    /// A drift back against the drift published less than this long ago, which itself went back against the one before
+    /// it as soon, must reach ``reversalPart`` times ``driftPart``: levels going back and forth are noise or flicker's
+    /// beat, not a room. The first drift back is not held: a ramp may start just after noise drifted the other way. It
+    /// took the levels published in a steady room with 5 % noise from 8.3 a minute to 6.8, and with a beat of 4 % over
+    /// 8 s from 14.4 to 8.9 (BENCHMARKS.md, "back and forth").
     static let reversalGap = 10.0
     static let reversalPart = 2.0
     /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
@@ -115,6 +116,8 @@ public struct LightFilter: Sendable, Equatable {
         var time: Double
         /// How many drifts in a row, each within ``trendGap`` of the one before, have gone this way.
         var inARow: Int
+        /// It went back against the drift before it, published less than ``reversalGap`` before.
+        var wentBack: Bool
     }
 
     private struct Departure: Sendable, Equatable {
@@ -225,9 +228,9 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// The reading nearest where a line through the last ``driftWindow`` puts the room now, once that is ``driftPart``
-    /// of the threshold (``reversalPart`` times that, going back soon after a drift) and ``driftDoubt`` of the line's
-    /// standard error away from `published`, every reading in the window is within the threshold of it (a shadow is a
-    /// departure, however it ends), and the latest reading lies on that side.
+    /// of the threshold (``reversalPart`` times that, going back and forth) and ``driftDoubt`` of the line's standard
+    /// error away from `published`, every reading in the window is within the threshold of it (a shadow is a departure,
+    /// however it ends), and the latest reading lies on that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
         let window = readings(of: Self.driftWindow, upTo: time)
         guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
@@ -236,7 +239,8 @@ public struct LightFilter: Sendable, Equatable {
         let (now, error) = Self.line(through: window, at: time)
         let brighter = now > published
         let doubt = Self.driftDoubt * error / max(published, Self.floor)
-        let part = threshold * Self.driftPart * (reverses(brighter, at: time) ? Self.reversalPart : 1)
+        let backAndForth = reverses(brighter, at: time) && lastDrift?.wentBack == true
+        let part = threshold * Self.driftPart * (backAndForth ? Self.reversalPart : 1)
         guard ratio(now, published) > 1 + part + doubt, (latest.level > published) == brighter
         else { return nil }
         let nearest = window.map(\.level).filter { ($0 > published) == brighter }.min { abs($0 - now) < abs($1 - now) }
@@ -301,7 +305,7 @@ public struct LightFilter: Sendable, Equatable {
     private mutating func publishAsDrift(_ level: Double, at time: Double, from published: Double) -> LightDecision {
         let brighter = level > published
         let before = trend(at: time).flatMap { $0.brighter == brighter ? $0.inARow : nil } ?? 0
-        lastDrift = Drift(brighter: brighter, time: time, inARow: before + 1)
+        lastDrift = Drift(brighter: brighter, time: time, inARow: before + 1, wentBack: reverses(brighter, at: time))
         return publish(level, at: time)
     }
 
