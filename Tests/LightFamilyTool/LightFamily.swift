@@ -4,9 +4,9 @@ import OrientCore
 import OrientScenarios
 
 /// `light-family`: orientd's light filter over issue 39's family of rooms, without daemons, against the rule of
-/// publishing every change; and, in the five rooms `light-scenes.py` runs side by side, how often each of several
-/// readers follows the ramp within 10 % over many draws of the same room. A development tool: it lives beside the tests and is not
-/// installed. BENCHMARKS.md quotes what it prints.
+/// publishing every change; in the five rooms `light-scenes.py` runs side by side, how often each of several readers
+/// follows the ramp within 10 % over many draws of the same room; and steady rooms with noise or flicker's beat alone.
+/// A development tool: it lives beside the tests and is not installed. BENCHMARKS.md quotes what it prints.
 @main
 struct LightFamily: ParsableCommand {
     static let configuration = CommandConfiguration(
