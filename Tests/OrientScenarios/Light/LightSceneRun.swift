@@ -76,14 +76,7 @@ public struct LightSceneRun {
     /// the last `window` seconds nearest the true level. Not a reader that can be built; it shows where the noise in the
     /// readings, not the rule of publishing values read, is what keeps a ramp from being followed closely.
     public func nearestToTruth(within window: Double) -> Published {
-        var published = Published()
-        for (index, poll) in polls.enumerated() {
-            let truth = scene.level(at: poll.time)
-            let recent = polls[...index].filter { $0.time > poll.time - window }.map(\.level)
-            let nearest = recent.min { abs($0 - truth) < abs($1 - truth) }!
-            if nearest != published.changes.last?.level { published.changes.append((poll.time, nearest)) }
-        }
-        return published
+        publishingNearest(within: window) { time, _, _ in scene.level(at: time) }
     }
 
     /// A yardstick for how closely any reader that publishes values read can follow a ramp, not a filter to ship (a
@@ -91,17 +84,30 @@ public struct LightSceneRun {
     /// polls of the last `window` seconds; once it lies more than `hysteresis` (a fraction) from the level published,
     /// the reading among them nearest it is published.
     public func nearestToLine(through window: Double, departing hysteresis: Double) -> Published {
-        var published = Published()
-        for (index, poll) in polls.enumerated() {
-            let recent = polls[...index].filter { $0.time > poll.time - window }
-            guard recent.count >= 5 else { continue }
+        publishingNearest(within: window) { time, recent, last in
+            guard recent.count >= 5 else { return nil }
             let count = Double(recent.count)
             let (meanTime, meanLevel) = (recent.map(\.time).reduce(0, +) / count, recent.map(\.level).reduce(0, +) / count)
             let spread = recent.map { ($0.time - meanTime) * ($0.time - meanTime) }.reduce(0, +)
             let slope = recent.map { ($0.time - meanTime) * ($0.level - meanLevel) }.reduce(0, +) / spread
-            let now = meanLevel + slope * (poll.time - meanTime)
-            if let last = published.changes.last?.level, abs(now / max(last, 1) - 1) <= hysteresis { continue }
-            let nearest = recent.map(\.level).min { abs($0 - now) < abs($1 - now) }!
+            let now = meanLevel + slope * (time - meanTime)
+            if let last, abs(now / max(last, 1) - 1) <= hysteresis { return nil }
+            return now
+        }
+    }
+
+    /// The yardsticks' reader: at each poll, `target` is given the poll's time, the polls of the last `window` seconds
+    /// and the level published last, and the reading among those polls nearest the level it returns is published
+    /// (nothing where it returns nil, or where that reading is the level published).
+    private func publishingNearest(
+        within window: Double,
+        target: (_ time: Double, _ recent: [(time: Double, level: Double)], _ last: Double?) -> Double?
+    ) -> Published {
+        var published = Published()
+        for (index, poll) in polls.enumerated() {
+            let recent = Array(polls[...index].filter { $0.time > poll.time - window })
+            guard let level = target(poll.time, recent, published.changes.last?.level) else { continue }
+            let nearest = recent.map(\.level).min { abs($0 - level) < abs($1 - level) }!
             if nearest != published.changes.last?.level { published.changes.append((poll.time, nearest)) }
         }
         return published
