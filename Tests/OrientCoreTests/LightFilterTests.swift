@@ -313,34 +313,49 @@ struct LightFilterTests {
         #expect(sooner.count == 4 && sooner[3].0 < sooner[2].0 + 10, "\(sooner)")
     }
 
-    @Test("Two drifts in a row the same way make a trend: each reading 2 % further along it is published at once, until one turns back")
+    @Test("A drift the way the last one went, within 8 s, needs half as far (2 %); a drift back needs the whole 4 %")
+    func onwardDrift() {
+        // 100, then about 95.5 (published as a drift at 5.6 s), then about 3 % further down, or as far back up; never
+        // three alike in a row, which the rest rule would publish.
+        let dimmer: [Double] = [100, 95, 96, 95.5, 95, 96, 95.5, 95, 96]
+        let further = published(polled(dimmer + [92.5, 92, 93, 92.5, 92, 93, 92.5]))
+        #expect(further.count == 3 && further[2].0 < 5.6 + 8, "\(further)")
+        #expect([92.5, 92, 93].contains(further.last?.1 ?? 0), "\(further)")
+        let back = published(polled(dimmer + [98.5, 98, 99, 98.5, 98, 99, 98.5]))
+        #expect(back.map(\.1) == [100, 95], "\(back)")
+    }
+
+    @Test("Two drifts in a row the same way make a trend: the reading nearest its line is published once 2 % further along, until one turns back")
     func trend() {
         // Dusk, 1.5 lux dimmer at each reading: the first drift once 7 s of readings make a line (92, at 5.6 s), the
-        // second once it is 4 % past that (88), then every reading 2 % further along the trend (86, 83).
+        // second, the same way, once it is 2 % past that (89), then the reading nearest the trend's line once it lies 2 %
+        // further along (86, 83).
         let dusk: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 85, 83, 82]
         let changes = published(polled(dusk))
-        #expect(changes.map(\.1) == [100, 92, 88, 86, 83], "\(changes)")
-        // One drift is no trend: 89 after the drift to 92 is 3 % along, and waits for the drift rule.
-        #expect(!changes.contains { $0.1 == 89 })
-        // Turned back: 89 and 90 after 88 are 1 to 2 % the other way, and wait for a drift of their own (4 %).
+        #expect(changes.map(\.1) == [100, 92, 89, 86, 83], "\(changes)")
+        // A reading that noise throws further along is not published: 78 between 86 and 85 lies 9 % along, but the
+        // trend's line puts the room at about 85.
+        let thrown: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 78, 85, 83, 82]
+        #expect(published(polled(thrown)).map(\.1) == [100, 92, 89, 86, 83], "\(published(polled(thrown)))")
+        // Turned back: 88 to 90 after 89 are the other way, and wait for a drift of their own (4 %).
         let turned: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 89, 90, 89]
-        #expect(published(polled(turned)).map(\.1) == [100, 92, 88], "\(published(polled(turned)))")
+        #expect(published(polled(turned)).map(\.1) == [100, 92, 89], "\(published(polled(turned)))")
     }
 
     @Test("For 5 s after a level published along a trend, none back against it is published at rest or as a drift")
     func trendHoldsBack() {
-        // Dusk down to 88 (published at 8 s, making the trend), then the sensor reads 90 from 8.8 s on: at rest from
-        // 10.4 s, but back against the trend, so published only once 5 s have passed since 88, at the next reading.
+        // Dusk down to 89 (published at 7.2 s, making the trend), then the sensor reads 88, and 90 from 8.8 s on: at rest
+        // from 10.4 s, but back against the trend, so published only once 5 s have passed since 89, at the next reading.
         let settled: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88] + Array(repeating: 90, count: 9)
         let changes = published(polled(settled))
-        #expect(changes.map(\.1) == [100, 92, 88, 90], "\(changes)")
-        #expect(changes.last.map { abs($0.0 - 13.6) < 1e-9 } == true, "\(changes)")
+        #expect(changes.map(\.1) == [100, 92, 89, 90], "\(changes)")
+        #expect(changes.last.map { abs($0.0 - 12.8) < 1e-9 } == true, "\(changes)")
         // A ramp's readings scatter about it: 91, 91, 91 read back up between 86 and 83 is not published.
         let scattered: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 91, 91, 91, 83, 82]
-        #expect(published(polled(scattered)).map(\.1) == [100, 92, 88, 86, 83], "\(published(polled(scattered)))")
+        #expect(published(polled(scattered)).map(\.1) == [100, 92, 89, 86, 83], "\(published(polled(scattered)))")
         // A departure is no drift: lights switched on are published at once, trend or not.
         let switchedOn: [Double] = [100, 100, 100, 98, 97, 95, 94, 92, 91, 89, 88, 86, 400, 400]
-        #expect(published(polled(switchedOn)).map(\.1) == [100, 92, 88, 86, 400], "\(published(polled(switchedOn)))")
+        #expect(published(polled(switchedOn)).map(\.1) == [100, 92, 89, 86, 400], "\(published(polled(switchedOn)))")
     }
 
     @Test("A follow-up settles on the readings of the last 2.4 s, polled every 0.8 s: three, not the one 2.4 s before, however the times add up")

@@ -13,12 +13,14 @@
 /// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line is
 ///   drawn through the readings of the last ``driftWindow``, every one within the threshold, and once it puts the room
 ///   now a fifth of the threshold away and some of its own error beyond (``driftDoubt``), on the side the latest
-///   reading lies, the reading nearest it is published. Once drifts have gone back and forth, a drift back again soon
-///   after needs twice as far (``reversalGap``).
-/// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, a reading further along it by a tenth
-///   of the threshold is published at once, so that a ramp is followed as closely as its readings allow, and for
-///   ``trendHoldsBack`` after each no level back against it is published at rest or as a drift. Any other level
-///   published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
+///   reading lies, the reading nearest it is published. A drift the way the last one went, soon after it, needs half
+///   as far (``onwardPart``); once drifts have gone back and forth, a drift back again soon after needs twice as far
+///   (``reversalGap``).
+/// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, at every reading, a line is drawn
+///   through the readings of the last ``trendWindow``, and the reading nearest where it puts the room now is published
+///   once it lies further along by a tenth of the threshold, so that a ramp is followed as closely as its readings
+///   allow; for ``trendHoldsBack`` after each, no level back against it is published at rest or as a drift. Any other
+///   level published ends it; noise and flicker swing both ways, and rarely make two drifts in a row.
 /// - **At rest**, the sensor reading the same value ``restReadings`` times in a row, that value is published even
 ///   below the threshold, so that the level at rest is the sensor's.
 /// - **Follow-ups**: lights switched off or on are followed by the level settled since, ``followUps`` later.
@@ -60,11 +62,21 @@ public struct LightFilter: Sendable, Equatable {
     /// 8 s from 14.4 to 8.9 (BENCHMARKS.md, "back and forth").
     static let reversalGap = 10.0
     static let reversalPart = 2.0
+    /// A drift the way the one published last went, less than ``trendGap`` after it, needs only this part of
+    /// ``driftPart``: a ramp's second drift comes while the line still leans on readings from before the ramp, and
+    /// coming late it was what most often took a ramp more than 10 % off. It took the ramps followed within 10 % in 400
+    /// rooms from 226 to 255, and the levels published in a steady room with 5 % noise from 6.8 a minute to 7.8
+    /// (BENCHMARKS.md, "a ramp's second drift").
+    static let onwardPart = 0.5
     /// A drift this soon after one the same way makes a trend; each reading published along the trend keeps it. A ramp
     /// of ×2 in 30 s drifts by ``driftPart`` of a 20 % threshold every 2 to 5 s.
     static let trendGap = 8.0
     /// Along a trend, a reading counts once it reaches this part of the threshold.
     static let trendPart = 0.1
+    /// The readings a trend's line is drawn through: longer than a drift's, for along a trend the room is known to move
+    /// and a longer line strays less with the noise. Publishing the reading nearest it, and not the latest reading,
+    /// keeps a reading that noise threw further along from being published and then held (``trendHoldsBack``).
+    static let trendWindow = 10.0
     /// For this long after a level published along a trend, none back against it is published at rest or as a drift: a
     /// ramp's readings scatter both ways about it, and a level published back would end the trend, to be found again
     /// only two drifts later. Not longer: a trend that was flicker must not keep the start of a real ramp back.
@@ -92,7 +104,7 @@ public struct LightFilter: Sendable, Equatable {
     public private(set) var published: Double?
     /// A level that departs from the published one; every reading since has agreed with it.
     private var departure: Departure?
-    /// The readings of the last ``driftWindow``, and a little more, oldest first.
+    /// The readings of the last ``trendWindow``, and a little more, oldest first.
     private var readings: [Sample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
@@ -149,7 +161,7 @@ public struct LightFilter: Sendable, Equatable {
             zeroRechecked = true
             return LightDecision(readAgainAt: time + Self.zeroRecheck, doubtedZero: true)
         }
-        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.driftWindow) - 1 }
+        readings.removeAll { $0.time < time - max(Self.shadowHold, Self.driftWindow, Self.trendWindow) - 1 }
         readings.append(Sample(level: level, time: time))
         guard let published, threshold > 0 else {
             return level == published ? .keep : publish(level, at: time)
@@ -166,7 +178,7 @@ public struct LightFilter: Sendable, Equatable {
         guard departs else {
             departure = nil
             return publishAtRest(level, at: time, from: published) ?? publishFollowUp(at: time, from: published)
-                ?? publishAlongTrend(level, at: time, from: published) ?? publishDrift(at: time, from: published)
+                ?? publishAlongTrend(at: time, from: published) ?? publishDrift(at: time, from: published)
                 ?? .keep
         }
         // In the dark it began with the readings just before it that were as far from the published level but only a
@@ -228,8 +240,8 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// The reading nearest where a line through the last ``driftWindow`` puts the room now, once that is ``driftPart``
-    /// of the threshold (``reversalPart`` times that, going back and forth) and ``driftDoubt`` of the line's standard
-    /// error away from `published`, every reading in the window is within the threshold of it (a shadow is a departure,
+    /// of the threshold (``onwardPart`` of that the way the last drift went, ``reversalPart`` times that going back and
+    /// forth) and ``driftDoubt`` of the line's standard error away from `published`, every reading in the window is within the threshold of it (a shadow is a departure,
     /// however it ends), and the latest reading lies on that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
         let window = readings(of: Self.driftWindow, upTo: time)
@@ -240,7 +252,8 @@ public struct LightFilter: Sendable, Equatable {
         let brighter = now > published
         let doubt = Self.driftDoubt * error / max(published, Self.floor)
         let backAndForth = reverses(brighter, at: time) && lastDrift?.wentBack == true
-        let part = threshold * Self.driftPart * (backAndForth ? Self.reversalPart : 1)
+        let onward = trend(at: time)?.brighter == brighter
+        let part = threshold * Self.driftPart * (backAndForth ? Self.reversalPart : onward ? Self.onwardPart : 1)
         guard ratio(now, published) > 1 + part + doubt, (latest.level > published) == brighter
         else { return nil }
         let nearest = window.map(\.level).filter { ($0 > published) == brighter }.min { abs($0 - now) < abs($1 - now) }
@@ -276,10 +289,14 @@ public struct LightFilter: Sendable, Equatable {
         return (level, 2 * scatter / Double(samples.count).squareRoot())
     }
 
-    /// `level`, once two drifts in a row have gone its way and it lies further along by ``trendPart`` of the threshold.
-    private mutating func publishAlongTrend(_ level: Double, at time: Double, from published: Double) -> LightDecision? {
-        guard let trend = establishedTrend(at: time), (level > published) == trend.brighter,
-            ratio(level, published) > 1 + threshold * Self.trendPart
+    /// Once two drifts in a row have gone one way, the reading of the last ``trendWindow`` nearest where a line through
+    /// them puts the room now, if it lies further along than `published` by ``trendPart`` of the threshold.
+    private mutating func publishAlongTrend(at time: Double, from published: Double) -> LightDecision? {
+        guard let trend = establishedTrend(at: time) else { return nil }
+        let window = readings(of: Self.trendWindow, upTo: time)
+        let now = Self.line(through: window, at: time).level
+        guard let level = window.map(\.level).min(by: { abs($0 - now) < abs($1 - now) }),
+            (level > published) == trend.brighter, ratio(level, published) > 1 + threshold * Self.trendPart
         else { return nil }
         return publishAsDrift(level, at: time, from: published)
     }
