@@ -57,14 +57,23 @@ struct LightSceneTests {
     func ramp(seed: Int) {
         let run = LightSceneRun(LightScene(seed: seed))
         let (filtered, every) = (run.rampGaps(run.filtered), run.rampGaps(run.everyChange))
-        // The largest gap, over these rooms: 6 % to 20 %, within 10 % in 13 of them, where publishing every change gives
-        // 5 % to 13 %, within 10 % in 10 (its readings' noise); over seeds 1 to 400, two rooms go past 25 % (at most
-        // 28 %). The filter before issue 39 trailed real ramps by 19 % to 29 % (BENCHMARKS.md). Issue 39's 10 % is not
-        // met in every room.
+        // The largest gap, over these rooms: 6 % to 20 %, within 10 % in 12 of them, where publishing every change gives
+        // 5 % to 13 %, within 10 % in 10 (its readings' noise); over seeds 1 to 400, one room goes past 25 % (26 %).
+        // The filter before issue 39 trailed real ramps by 19 % to 29 % (BENCHMARKS.md). Issue 39's 10 % is not met in
+        // every room.
         #expect(filtered.largest <= 0.25, "\(run.scene): \(Int(filtered.largest * 100)) % from the room's level")
-        // On average, once a trend is followed, as near the room as every change: over these rooms 0.1 points nearer at
-        // the median and 2.4 further at most.
+        // On average, once a trend is followed, as near the room as every change: over these rooms 0.2 points further at
+        // the median and 2.3 further at most.
         #expect(filtered.mean <= every.mean + 0.03, "\(run.scene): \(filtered.mean) on average, every change \(every.mean)")
+    }
+
+    @Test("Over seeds 1 to 20, a ramp is followed within 10 % in at least as many rooms as by publishing every change")
+    func rampsWithinTenth() {
+        let runs = (1...20).map { LightSceneRun(LightScene(seed: $0)) }
+        let filtered = runs.filter { $0.rampGaps($0.filtered).largest <= 0.1 }.count
+        let every = runs.filter { $0.rampGaps($0.everyChange).largest <= 0.1 }.count
+        // 12 against 10; over seeds 1 to 400, 255 against 208 (`swift run light-family`).
+        #expect(filtered >= every, "\(filtered) rooms within 10 %, every change \(every)")
     }
 
     @Test("A reader that knew the room's true level would follow every ramp within 10 % with values read: what keeps a filter from it is the readings' noise", arguments: 1...20)

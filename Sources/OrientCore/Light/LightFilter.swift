@@ -241,8 +241,8 @@ public struct LightFilter: Sendable, Equatable {
 
     /// The reading nearest where a line through the last ``driftWindow`` puts the room now, once that is ``driftPart``
     /// of the threshold (``onwardPart`` of that the way the last drift went, ``reversalPart`` times that going back and
-    /// forth) and ``driftDoubt`` of the line's standard error away from `published`, every reading in the window is within the threshold of it (a shadow is a departure,
-    /// however it ends), and the latest reading lies on that side.
+    /// forth) and ``driftDoubt`` of the line's standard error away from `published`, every reading in the window is
+    /// within the threshold of it (a shadow is a departure, however it ends), and the latest reading lies on that side.
     private mutating func publishDrift(at time: Double, from published: Double) -> LightDecision? {
         let window = readings(of: Self.driftWindow, upTo: time)
         guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
