@@ -283,6 +283,24 @@ struct LightFilterTests {
         #expect(published(polled(shadowed)).map(\.1) == [300], "a faint shadow of two readings is no drift")
     }
 
+    @Test("A sensor read ten times a second: a dusk is followed as closely, and noise both ways is still no drift")
+    func driftReadOften() {
+        // 70 readings in a drift's 7 s: the line's slopes are taken between the medians of 16 runs of them. Each level
+        // published is within 3 % of the room (a line whose runs lost their times, and with them its slope, trails by 9 %).
+        let noise: [Double] = [1, 1.01, 0.99, 1.005, 0.995, 1.02, 0.98]
+        let times = (0..<300).map { Double($0) / 10 }
+        let dusk = times.enumerated().map { ($1, 300 * pow(0.98, $1 / 0.8) * noise[$0 % 7]) }
+        let changes = published(dusk)
+        #expect(changes.count >= 5, "\(changes)")
+        for (time, level) in changes {
+            let truth = 300 * pow(0.98, time / 0.8)
+            #expect(abs(level / truth - 1) < 0.03, "at \(time) s: \(level) against \(truth)")
+            #expect(dusk.contains { $0.1 == level }, "a value read")
+        }
+        let steady = times.enumerated().map { ($1, 300 * noise[$0 % 7]) }
+        #expect(published(steady).map(\.1) == [300], "noise both ways is no drift")
+    }
+
     @Test("A drift needs its line's 7 s: 6 readings spanning 5.5 s, so a room 4.5 % dimmer is followed 5.6 s after it went")
     func driftWindow() {
         // 100, then about 95.5 from 0.8 s on, never three alike (which the rest rule would publish).

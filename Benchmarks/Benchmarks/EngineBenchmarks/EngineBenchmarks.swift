@@ -1,3 +1,4 @@
+import Foundation
 import Benchmark
 import OrientCore
 import OrientProtocol
@@ -70,6 +71,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Ten minutes of a light sensor read ten times a second (an integration time of 0.1 s), steady with 5 % noise or
+    // along ramps of x2 in 30 s: the filter's lines are the cost (BENCHMARKS.md, "a ramp's second drift").
+    for (name, ramp) in [("steady", 1.0), ("ramps", 2.0)] {
+        let readings = lightReadings(ramp: ramp)
+        Benchmark("Light filter, 10 min read 10 times a second, \(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                var filter = LightFilter(threshold: 0.2)
+                var published = 0
+                for (time, level) in readings where filter.take(level, at: time).publish != nil { published += 1 }
+                blackHole(published)
+            }
+        }
+    }
+
     for subscribers in [1, 100, 1000] {
         Benchmark("Publisher fan-out of one change to \(subscribers) subscribers", configuration: .init(scalingFactor: .kilo)) { benchmark in
             let publisher = Publisher(
@@ -89,6 +104,16 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
             blackHole(sinks[0].count)
         }
+    }
+}
+
+/// 6000 readings 0.1 s apart, in whole lux: 200 lux, times `ramp` over each 30 s, with 5 % noise from a fixed seed.
+func lightReadings(ramp: Double) -> [(time: Double, level: Double)] {
+    var random = SeededRandom(seed: 39)
+    return (0..<6000).map { index in
+        let time = Double(index) / 10
+        let room = 200 * pow(ramp, time.truncatingRemainder(dividingBy: 30) / 30)
+        return (time, (room * (1 + random.gaussian(sigma: 0.05))).rounded())
     }
 }
 

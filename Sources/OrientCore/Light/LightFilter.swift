@@ -271,12 +271,14 @@ public struct LightFilter: Sendable, Equatable {
     }
 
     /// Where a line through `samples` puts the level at `time`, and the standard error of that level. The line's slope
-    /// is the median of the slopes between every two readings and it passes through the median of where each puts the
-    /// level (Theil and Sen's line), so that a reading that noise or a short shadow threw off moves it little.
+    /// is the median of the slopes between every two readings (of ``slopePoints``, past that many) and it passes through
+    /// the median of where each reading puts the level (Theil and Sen's line), so that a reading that noise or a short
+    /// shadow threw off moves it little.
     private static func line(through samples: [Sample], at time: Double) -> (level: Double, error: Double) {
+        let points = slopePoints(of: samples)
         var slopes: [Double] = []
-        for (index, earlier) in samples.enumerated() {
-            for later in samples[(index + 1)...] where later.time > earlier.time {
+        for (index, earlier) in points.enumerated() {
+            for later in points[(index + 1)...] where later.time > earlier.time {
                 slopes.append((later.level - earlier.level) / (later.time - earlier.time))
             }
         }
@@ -287,6 +289,21 @@ public struct LightFilter: Sendable, Equatable {
         // line's level at the end of its readings is known to about twice that over the square root of their count.
         let scatter = 1.4826 * middle(of: levels.map { abs($0 - level) })
         return (level, 2 * scatter / Double(samples.count).squareRoot())
+    }
+
+    /// The slopes of a line are taken between at most this many points: their count grows with the square of the
+    /// points, and a sensor whose integration time is 0.1 s is read ten times a second, 70 readings in a drift's window.
+    static let slopePoints = 16
+
+    /// `samples` as they are, up to ``slopePoints`` of them; past that, the median level of each run of readings in a
+    /// row, at its middle reading's time, so many to a run that there are at most ``slopePoints`` runs.
+    private static func slopePoints(of samples: [Sample]) -> [Sample] {
+        guard samples.count > slopePoints else { return samples }
+        let size = (samples.count + slopePoints - 1) / slopePoints
+        return stride(from: 0, to: samples.count, by: size).map { start in
+            let run = samples[start..<min(start + size, samples.count)]
+            return Sample(level: middle(of: run.map(\.level)), time: run[run.startIndex + (run.count - 1) / 2].time)
+        }
     }
 
     /// Once two drifts in a row have gone one way, the reading of the last ``trendWindow`` nearest where a line through
