@@ -286,7 +286,7 @@ struct LightFilterTests {
     @Test("A sensor read ten times a second: a dusk is followed as closely, and noise both ways is still no drift")
     func driftReadOften() {
         // 70 readings in a drift's 7 s: the line's slopes are taken between the medians of 16 runs of them. Each level
-        // published is within 3 % of the room (a line whose runs lost their times, and with them its slope, trails by 9 %).
+        // published is within 3 % of the room (a line whose runs lost their times, and so its slope, trails by 9 %).
         let noise: [Double] = [1, 1.01, 0.99, 1.005, 0.995, 1.02, 0.98]
         let times = (0..<300).map { Double($0) / 10 }
         let dusk = times.enumerated().map { ($1, 300 * pow(0.98, $1 / 0.8) * noise[$0 % 7]) }

@@ -62,8 +62,8 @@ struct LightSceneTests {
         // The filter before issue 39 trailed real ramps by 19 % to 29 % (BENCHMARKS.md). Issue 39's 10 % is not met in
         // every room.
         #expect(filtered.largest <= 0.25, "\(run.scene): \(Int(filtered.largest * 100)) % from the room's level")
-        // On average, once a trend is followed, as near the room as every change: over these rooms 0.2 points further at
-        // the median and 2.3 further at most.
+        // On average, once a trend is followed, as near the room as every change: over these rooms a quarter of a point
+        // further at the median and 2.3 points further at most.
         #expect(filtered.mean <= every.mean + 0.03, "\(run.scene): \(filtered.mean) on average, every change \(every.mean)")
     }
 

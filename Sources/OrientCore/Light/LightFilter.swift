@@ -49,6 +49,9 @@ public struct LightFilter: Sendable, Equatable {
     /// and a half.
     static let driftReadings = 6
     static let driftSpan = 5.5
+    /// A line's slopes are taken between at most this many points: their count grows with the square of the points, and
+    /// a sensor whose integration time is 0.1 s is read ten times a second, 70 readings in a drift's window.
+    static let slopePoints = 16
     /// A drift counts once it reaches this part of the threshold, and ``driftDoubt`` beyond.
     static let driftPart = 0.2
     /// How much of its line's standard error a drift must reach beyond ``driftPart``: in a steady room with 5 % noise,
@@ -275,7 +278,7 @@ public struct LightFilter: Sendable, Equatable {
     /// the median of where each reading puts the level (Theil and Sen's line), so that a reading that noise or a short
     /// shadow threw off moves it little.
     private static func line(through samples: [Sample], at time: Double) -> (level: Double, error: Double) {
-        let points = slopePoints(of: samples)
+        let points = pointsForSlopes(of: samples)
         var slopes: [Double] = []
         for (index, earlier) in points.enumerated() {
             for later in points[(index + 1)...] where later.time > earlier.time {
@@ -291,13 +294,9 @@ public struct LightFilter: Sendable, Equatable {
         return (level, 2 * scatter / Double(samples.count).squareRoot())
     }
 
-    /// The slopes of a line are taken between at most this many points: their count grows with the square of the
-    /// points, and a sensor whose integration time is 0.1 s is read ten times a second, 70 readings in a drift's window.
-    static let slopePoints = 16
-
     /// `samples` as they are, up to ``slopePoints`` of them; past that, the median level of each run of readings in a
     /// row, at its middle reading's time, so many to a run that there are at most ``slopePoints`` runs.
-    private static func slopePoints(of samples: [Sample]) -> [Sample] {
+    private static func pointsForSlopes(of samples: [Sample]) -> [Sample] {
         guard samples.count > slopePoints else { return samples }
         let size = (samples.count + slopePoints - 1) / slopePoints
         return stride(from: 0, to: samples.count, by: size).map { start in
