@@ -37,6 +37,7 @@ struct LightFamily: ParsableCommand {
         var (steady, everySteady, underFive, smallestRatio) = (0, 0, 0, Double.infinity)
         var (stepsBehind, restOff) = (0, 0)
         var (averageGaps, everyAverageGaps): ([Double], [Double]) = ([], [])
+        var (kinkedWithin, knowingWithin) = (0, 0)
         for seed in 1...rooms {
             let run = LightSceneRun(LightScene(seed: seed))
             let (gaps, everyGaps) = (run.rampGaps(run.filtered), run.rampGaps(run.everyChange))
@@ -46,6 +47,8 @@ struct LightFamily: ParsableCommand {
             rampsWithin += gap <= 0.1 ? 1 : 0
             everyRampsWithin += everyGap <= 0.1 ? 1 : 0
             rampsPastQuarter += gap > 0.25 ? 1 : 0
+            kinkedWithin += run.rampGaps(run.nearestToKinkedLine(through: 15)).largest <= 0.1 ? 1 : 0
+            knowingWithin += run.rampGaps(run.knowingAllButWhenTheRampStarts(within: 15)).largest <= 0.1 ? 1 : 0
             let (every, filtered) = (run.everyChange.changes(in: run.scene.steadyPart), run.filtered.changes(in: run.scene.steadyPart))
             (steady, everySteady) = (steady + filtered, everySteady + every)
             underFive += every < 5 * max(filtered, 1) ? 1 : 0
@@ -66,6 +69,8 @@ struct LightFamily: ParsableCommand {
             + "\(format(100 * median(averageGaps))) % (\(format(100 * median(everyAverageGaps))) %)")
         print("  changes while steady: \(steady) (\(everySteady)); rooms under 5x fewer: \(underFive); fewest: \(format(smallestRatio))x")
         print("  steps of x3 or more over 1 s behind: \(stepsBehind); levels at rest off by more than 20 % or a lux: \(restOff)")
+        print("  ramps within 10 % by readers that know more (from when the shadows are over, every poll): a kinked line "
+            + "through 15 s \(kinkedWithin); knowing all but when the ramp starts \(knowingWithin)")
     }
 
     /// The rooms `light-scenes.py` draws for seeds 1 to 5 (Python's generator, so written out here), each read
@@ -81,9 +86,11 @@ struct LightFamily: ParsableCommand {
             ("every change", \.everyChange),
             ("line through 10 s, every poll", { $0.nearestToLine(through: 10, departing: 0) }),
             ("line through 10 s, 4 % apart", { $0.nearestToLine(through: 10, departing: 0.04) }),
+            ("kinked line through 15 s", { $0.nearestToKinkedLine(through: 15) }),
+            ("all but the ramp's start", { $0.knowingAllButWhenTheRampStarts(within: 15) }),
             ("knowing the room", { $0.nearestToTruth(within: 10) }),
         ]
-        print("The benchmark's rooms, \(draws) draws each: ramps within 10 % (levels a minute while steady)")
+        print("The benchmark's rooms, \(draws) draws each: ramps within 10 % (levels a minute while steady; - where a reader starts after the shadows)")
         print("  room" + readers.map { " | \($0.name)" }.joined())
         for (index, room) in rooms.enumerated() {
             var within = [Int](repeating: 0, count: readers.count)
@@ -100,7 +107,7 @@ struct LightFamily: ParsableCommand {
             }
             let minutes = Double(draws) * (LightScene.steadyLength - 3) / 60
             print("  \(index + 1): \(Int(room.room)) lux, noise \(format(room.noise * 100)) %"
-                + zip(within, steady).map { " | \($0.0) (\(format(Double($0.1) / minutes)))" }.joined())
+                + zip(within, steady).map { " | \($0.0) (\($0.1 == 0 ? "-" : format(Double($0.1) / minutes)))" }.joined())
         }
     }
 

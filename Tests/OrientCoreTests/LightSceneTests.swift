@@ -76,7 +76,20 @@ struct LightSceneTests {
         #expect(filtered >= every, "\(filtered) rooms within 10 %, every change \(every)")
     }
 
-    @Test("A reader that knew the room's true level would follow every ramp within 10 % with values read: what keeps a filter from it is the readings' noise", arguments: 1...20)
+    @Test("Not every ramp can be followed within 10 %: over seeds 1 to 40, a reader that knows all but when the ramp starts misses it in some rooms, publishing values read")
+    func rampStartUnknown() {
+        let runs = (1...40).map { LightSceneRun(LightScene(seed: $0)) }
+        let missed = runs.filter { run in
+            let knowing = run.knowingAllButWhenTheRampStarts(within: 15)
+            #expect(knowing.changes.allSatisfy { change in run.polls.contains { $0.level == change.level } })
+            return run.rampGaps(knowing).largest > 0.1
+        }
+        // Seeds 29, 34 and 37 (10 % to 11 %); over seeds 1 to 400 it misses 9 rooms, the filter 145 (`swift run
+        // light-family`). Issue 39's "a ramp within 10 % in every room" is beyond what the readings tell.
+        #expect(!missed.isEmpty, "every ramp within 10 %")
+    }
+
+    @Test("A reader that knew the room's true level would follow every ramp within 10 % with values read: it is not publishing values read that keeps a filter from it", arguments: 1...20)
     func rampKnowingTheRoom(seed: Int) {
         let run = LightSceneRun(LightScene(seed: seed))
         let knowing = run.nearestToTruth(within: 10)

@@ -11,6 +11,8 @@ public struct LightScene: CustomStringConvertible, Sendable {
     }
 
     public static let steadyLength = 60.0
+    /// A typing hand's shadow lasts up to this long: one that starts as the steady part ends is over this much later.
+    public static let longestShadow = 2.5
     public static let stepLength = 5.0
 
     public let seed: Int
@@ -24,6 +26,8 @@ public struct LightScene: CustomStringConvertible, Sendable {
     private var random: SeededRandom
 
     public var steadyPart: Range<Double> { 3..<Self.steadyLength }
+    /// When the last shadow is over, whenever it started.
+    public var shadowsOver: Double { Self.steadyLength + Self.longestShadow }
     /// After 5 s without new shadows, as `light-scenes.py` holds the room: a shadow published as the steady part ends
     /// is not a ramp followed badly.
     public var rampPart: Range<Double> { (Self.steadyLength + 5)..<(Self.steadyLength + 35) }
@@ -85,7 +89,7 @@ public struct LightScene: CustomStringConvertible, Sendable {
         var time = 0.0
         while time < end {
             if time < Self.steadyLength, time >= nextShadow {
-                shadowUntil = time + random.uniform(0.2...2.5)
+                shadowUntil = time + random.uniform(0.2...Self.longestShadow)
                 shade = random.uniform(0.5...0.9)
                 nextShadow = shadowUntil + random.uniform(1...6)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import OrientCore
 
 /// Readers of one scene, each polling the sensor every 0.8 s at its own phase: every change published as read
@@ -94,6 +95,67 @@ public struct LightSceneRun {
             if let last, abs(now / max(last, 1) - 1) <= hysteresis { return nil }
             return now
         }
+    }
+
+    /// A yardstick that knows all but when the ramp starts: the room's level before it, how fast and which way it goes,
+    /// and when the shadows are over. At each poll from then on, the ramp's start is put where the room it gives fits the
+    /// polls of the last `window` seconds best (least squares, starts 0.1 s apart, or none yet), and the poll nearest the
+    /// room it gives now is published, until the ramp ends. Where even it misses 10 %, the readings could not tell soon
+    /// enough that the ramp had begun, and no reader of them can be sure to.
+    public func knowingAllButWhenTheRampStarts(within window: Double) -> Published {
+        let scene = scene
+        func room(at time: Double, startingAt start: Double) -> Double {
+            scene.room * pow(scene.rampFactor, max(0, time - start) / 30)
+        }
+        return publishingNearest(within: window) { time, recent, _ in
+            let quiet = recent.filter { $0.time >= scene.shadowsOver }
+            guard !quiet.isEmpty, time < scene.rampPart.upperBound else { return nil }
+            let starts = stride(from: scene.shadowsOver, through: time, by: 0.1)
+            let best = starts.min { earlier, later in
+                Self.squaredError(of: quiet) { room(at: $0, startingAt: earlier) }
+                    < Self.squaredError(of: quiet) { room(at: $0, startingAt: later) }
+            }
+            return room(at: time, startingAt: best ?? time)
+        }
+    }
+
+    /// A yardstick that knows only that the room is steady until it ramps, and when the shadows are over: at each poll,
+    /// a line with one kink (a level, then a slope from the kink on) fitted by least squares through the polls of the
+    /// last `window` seconds since then, the kink at whichever of them fits best; the poll nearest where it puts the room
+    /// now is published. It does not know the room's level, nor how fast the ramp goes or when it starts.
+    public func nearestToKinkedLine(through window: Double) -> Published {
+        let scene = scene
+        return publishingNearest(within: window) { time, recent, _ in
+            let quiet = recent.filter { $0.time >= scene.shadowsOver }
+            guard quiet.count >= 3 else { return nil }
+            let lines = quiet.dropLast(2).map { kink in
+                Self.leastSquaresLine(through: quiet.map { (max(0, $0.time - kink.time), $0.level) })
+            }
+            let best = lines.min { $0.squaredError < $1.squaredError }!
+            let kink = quiet[lines.firstIndex { $0.squaredError == best.squaredError }!].time
+            return best.level + best.slope * (time - kink)
+        }
+    }
+
+    /// The sum of the squared distances of `polls` from `model`.
+    private static func squaredError(
+        of polls: [(time: Double, level: Double)], from model: (Double) -> Double
+    ) -> Double {
+        polls.reduce(0) { sum, poll in sum + (poll.level - model(poll.time)) * (poll.level - model(poll.time)) }
+    }
+
+    /// The least-squares line through `points`: its level at x = 0, its slope, and the sum of the squared distances of
+    /// the points from it. A line with no slope where every x is the same.
+    private static func leastSquaresLine(
+        through points: [(x: Double, y: Double)]
+    ) -> (level: Double, slope: Double, squaredError: Double) {
+        let count = Double(points.count)
+        let (meanX, meanY) = (points.reduce(0) { $0 + $1.x } / count, points.reduce(0) { $0 + $1.y } / count)
+        let spread = points.reduce(0) { $0 + ($1.x - meanX) * ($1.x - meanX) }
+        let slope = spread > 0 ? points.reduce(0) { $0 + ($1.x - meanX) * ($1.y - meanY) } / spread : 0
+        let level = meanY - slope * meanX
+        let error = points.reduce(0) { $0 + ($1.y - level - slope * $1.x) * ($1.y - level - slope * $1.x) }
+        return (level, slope, error)
     }
 
     /// The yardsticks' reader: at each poll, `target` is given the poll's time, the polls of the last `window` seconds
