@@ -49,9 +49,6 @@ public struct LightFilter: Sendable, Equatable {
     /// and a half.
     static let driftReadings = 6
     static let driftSpan = 5.5
-    /// A line's slopes are taken between at most this many points: their count grows with the square of the points, and
-    /// a sensor whose integration time is 0.1 s is read ten times a second, 70 readings in a drift's window.
-    static let slopePoints = 16
     /// A drift counts once it reaches this part of the threshold, and ``driftDoubt`` beyond.
     static let driftPart = 0.2
     /// How much of its line's standard error a drift must reach beyond ``driftPart``: in a steady room with 5 % noise,
@@ -108,7 +105,7 @@ public struct LightFilter: Sendable, Equatable {
     /// A level that departs from the published one; every reading since has agreed with it.
     private var departure: Departure?
     /// The readings of the last ``trendWindow``, and a little more, oldest first.
-    private var readings: [Sample] = []
+    private var readings: [LightSample] = []
     /// The level published before the last ``reset()``, while nothing has been published since.
     private var publishedBeforeReset: Double?
     /// A first 0 after a reset has been read again once already.
@@ -120,11 +117,6 @@ public struct LightFilter: Sendable, Equatable {
     /// The last drift published, or reading published along a trend: a trend while nothing else has been published
     /// since.
     private var lastDrift: Drift?
-
-    private struct Sample: Sendable, Equatable {
-        var level: Double
-        var time: Double
-    }
 
     private struct Drift: Sendable, Equatable {
         var brighter: Bool
@@ -165,7 +157,7 @@ public struct LightFilter: Sendable, Equatable {
             return LightDecision(readAgainAt: time + Self.zeroRecheck, doubtedZero: true)
         }
         readings.removeAll { $0.time < time - max(Self.shadowHold, Self.driftWindow, Self.trendWindow) - 1 }
-        readings.append(Sample(level: level, time: time))
+        readings.append(LightSample(level: level, time: time))
         guard let published, threshold > 0 else {
             return level == published ? .keep : publish(level, at: time)
         }
@@ -251,7 +243,7 @@ public struct LightFilter: Sendable, Equatable {
         guard window.count >= Self.driftReadings, let oldest = window.first, let latest = window.last,
             time - oldest.time >= Self.driftSpan, window.allSatisfy({ !differs($0.level, from: published) })
         else { return nil }
-        let (now, error) = Self.line(through: window, at: time)
+        let (now, error) = LightLine.level(through: window, at: time)
         let brighter = now > published
         let doubt = Self.driftDoubt * error / max(published, Self.floor)
         let backAndForth = reverses(brighter, at: time) && lastDrift?.wentBack == true
@@ -273,44 +265,12 @@ public struct LightFilter: Sendable, Equatable {
         return lastDrift.brighter != brighter && time - lastDrift.time < Self.reversalGap
     }
 
-    /// Where a line through `samples` puts the level at `time`, and the standard error of that level. The line's slope
-    /// is the median of the slopes between every two readings (of ``slopePoints``, past that many) and it passes through
-    /// the median of where each reading puts the level (Theil and Sen's line), so that a reading that noise or a short
-    /// shadow threw off moves it little.
-    private static func line(through samples: [Sample], at time: Double) -> (level: Double, error: Double) {
-        let points = pointsForSlopes(of: samples)
-        var slopes: [Double] = []
-        for (index, earlier) in points.enumerated() {
-            for later in points[(index + 1)...] where later.time > earlier.time {
-                slopes.append((later.level - earlier.level) / (later.time - earlier.time))
-            }
-        }
-        let slope = slopes.isEmpty ? 0 : middle(of: slopes)
-        let levels = samples.map { $0.level + slope * (time - $0.time) }
-        let level = middle(of: levels)
-        // The readings' scatter about the line as a standard deviation, 1.4826 times their median distance from it; a
-        // line's level at the end of its readings is known to about twice that over the square root of their count.
-        let scatter = 1.4826 * middle(of: levels.map { abs($0 - level) })
-        return (level, 2 * scatter / Double(samples.count).squareRoot())
-    }
-
-    /// `samples` as they are, up to ``slopePoints`` of them; past that, the median level of each run of readings in a
-    /// row, at its middle reading's time, so many to a run that there are at most ``slopePoints`` runs.
-    private static func pointsForSlopes(of samples: [Sample]) -> [Sample] {
-        guard samples.count > slopePoints else { return samples }
-        let size = (samples.count + slopePoints - 1) / slopePoints
-        return stride(from: 0, to: samples.count, by: size).map { start in
-            let run = samples[start..<min(start + size, samples.count)]
-            return Sample(level: middle(of: run.map(\.level)), time: run[run.startIndex + (run.count - 1) / 2].time)
-        }
-    }
-
     /// Once two drifts in a row have gone one way, the reading of the last ``trendWindow`` nearest where a line through
     /// them puts the room now, if it lies further along than `published` by ``trendPart`` of the threshold.
     private mutating func publishAlongTrend(at time: Double, from published: Double) -> LightDecision? {
         guard let trend = establishedTrend(at: time) else { return nil }
         let window = readings(of: Self.trendWindow, upTo: time)
-        let now = Self.line(through: window, at: time).level
+        let now = LightLine.level(through: window, at: time).level
         guard let level = window.map(\.level).min(by: { abs($0 - now) < abs($1 - now) }),
             (level > published) == trend.brighter, ratio(level, published) > 1 + threshold * Self.trendPart
         else { return nil }
@@ -344,18 +304,13 @@ public struct LightFilter: Sendable, Equatable {
 
     /// The readings of the last `span` up to `time`: of 2.4 s, three of a reader that polls every 0.8 s, not a fourth
     /// its timer's rounding puts a hair inside.
-    private func readings(of span: Double, upTo time: Double) -> [Sample] {
+    private func readings(of span: Double, upTo time: Double) -> [LightSample] {
         readings.filter { $0.time > time - span + Self.holdTolerance }
     }
 
     /// The middle level of `samples` (the lower of the two middle ones for an even count): a value read.
-    private static func median(of samples: [Sample]) -> Double {
-        middle(of: samples.map(\.level))
-    }
-
-    /// The middle one of `values` (the lower of the two middle ones for an even count), which must not be empty.
-    private static func middle(of values: [Double]) -> Double {
-        values.sorted()[(values.count - 1) / 2]
+    private static func median(of samples: [LightSample]) -> Double {
+        samples.map(\.level).middle
     }
 
     /// How many times brighter or dimmer `a` is than `b` (at least 1), both counted from ``floor``.
