@@ -10,12 +10,12 @@
 ///   (``shadowHold``) for changes a shadow can make, and is short (``shortHold``) for a change of ``sureRatio`` or
 ///   more: lights switched off or on. In the dark it begins with the readings before it that were as far away but only
 ///   a unit. What is published is the median of the readings held, or the latest one after a short hold.
-/// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line is
-///   drawn through the readings of the last ``driftWindow``, every one within the threshold, and once it puts the room
-///   now a fifth of the threshold away and some of its own error beyond (``driftDoubt``), on the side the latest
-///   reading lies, the reading nearest it is published. A drift the way the last one went, soon after it, needs half
-///   as far (``onwardPart``); once drifts have gone back and forth, a drift back again soon after needs twice as far
-///   (``reversalGap``).
+/// - **A drift**, the room going slowly darker or brighter (dusk, a cloud), is followed below the threshold: a line
+///   (``LightLine``) is drawn through the readings of the last ``driftWindow``, every one within the threshold, and
+///   once it puts the room now a fifth of the threshold away and some of its own error beyond (``driftDoubt``), on the
+///   side the latest reading lies, the reading nearest it is published. A drift the way the last one went, soon after
+///   it, needs half as far (``onwardPart``); once drifts have gone back and forth, a drift back again soon after needs
+///   twice as far (``reversalGap``).
 /// - **A trend**, two drifts in a row the same way (``trendGap``): from then on, at every reading, a line is drawn
 ///   through the readings of the last ``trendWindow``, and the reading nearest where it puts the room now is published
 ///   once it lies further along by a tenth of the threshold, so that a ramp is followed as closely as its readings
