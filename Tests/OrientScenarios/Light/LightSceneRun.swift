@@ -97,11 +97,11 @@ public struct LightSceneRun {
         }
     }
 
-    /// A yardstick that knows all but when the ramp starts: the room's level before it, how fast and which way it goes,
-    /// and when the shadows are over. At each poll from then on, the ramp's start is put where the room it gives fits the
-    /// polls of the last `window` seconds best (least squares, starts 0.1 s apart, or none yet), and the poll nearest the
-    /// room it gives now is published, until the ramp ends. Where even it misses 10 %, the readings could not tell soon
-    /// enough that the ramp had begun, and no reader of them can be sure to.
+    /// A yardstick that knows all but when the ramp starts: the room's level before it, how fast and which way it
+    /// goes, and when the shadows are over. At each poll from then on, the ramp's start is put where the room it gives
+    /// fits the polls of the last `window` seconds best (least squares, starts 0.1 s apart up to now), and the poll
+    /// nearest the room it gives now is published, until the ramp ends. Where even it misses 10 %, the readings could
+    /// not tell soon enough that the ramp had begun, and no reader of them can be sure to.
     public func knowingAllButWhenTheRampStarts(within window: Double) -> Published {
         let scene = scene
         func room(at time: Double, startingAt start: Double) -> Double {
@@ -110,30 +110,28 @@ public struct LightSceneRun {
         return publishingNearest(within: window) { time, recent, _ in
             let quiet = recent.filter { $0.time >= scene.shadowsOver }
             guard !quiet.isEmpty, time < scene.rampPart.upperBound else { return nil }
-            let starts = stride(from: scene.shadowsOver, through: time, by: 0.1)
-            let best = starts.min { earlier, later in
-                Self.squaredError(of: quiet) { room(at: $0, startingAt: earlier) }
-                    < Self.squaredError(of: quiet) { room(at: $0, startingAt: later) }
+            let fits = stride(from: scene.shadowsOver, through: time, by: 0.1).map { start in
+                (start: start, error: Self.squaredError(of: quiet) { room(at: $0, startingAt: start) })
             }
-            return room(at: time, startingAt: best ?? time)
+            return room(at: time, startingAt: fits.min { $0.error < $1.error }?.start ?? time)
         }
     }
 
-    /// A yardstick that knows only that the room is steady until it ramps, and when the shadows are over: at each poll,
-    /// a line with one kink (a level, then a slope from the kink on) fitted by least squares through the polls of the
-    /// last `window` seconds since then, the kink at whichever of them fits best; the poll nearest where it puts the room
-    /// now is published. It does not know the room's level, nor how fast the ramp goes or when it starts.
+    /// A yardstick that knows only that the room is steady until it ramps, and when the shadows are over: at each
+    /// poll, a line with one kink (a level, then a slope from the kink on) fitted by least squares through the polls of
+    /// the last `window` seconds since then, the kink at whichever of them fits best; the poll nearest where it puts
+    /// the room now is published. It does not know the room's level, nor how fast the ramp goes or when it starts.
     public func nearestToKinkedLine(through window: Double) -> Published {
         let scene = scene
         return publishingNearest(within: window) { time, recent, _ in
             let quiet = recent.filter { $0.time >= scene.shadowsOver }
             guard quiet.count >= 3 else { return nil }
-            let lines = quiet.dropLast(2).map { kink in
-                Self.leastSquaresLine(through: quiet.map { (max(0, $0.time - kink.time), $0.level) })
+            let fits = quiet.dropLast(2).map { kink in
+                let sinceKink = quiet.map { (x: max(0, $0.time - kink.time), y: $0.level) }
+                return (kink: kink.time, line: Self.leastSquaresLine(through: sinceKink))
             }
-            let best = lines.min { $0.squaredError < $1.squaredError }!
-            let kink = quiet[lines.firstIndex { $0.squaredError == best.squaredError }!].time
-            return best.level + best.slope * (time - kink)
+            let best = fits.min { $0.line.squaredError < $1.line.squaredError }!
+            return best.line.level + best.line.slope * (time - best.kink)
         }
     }
 
