@@ -87,11 +87,7 @@ public struct LightSceneRun {
     public func nearestToLine(through window: Double, departing hysteresis: Double) -> Published {
         publishingNearest(within: window) { time, recent, last in
             guard recent.count >= 5 else { return nil }
-            let count = Double(recent.count)
-            let (meanTime, meanLevel) = (recent.map(\.time).reduce(0, +) / count, recent.map(\.level).reduce(0, +) / count)
-            let spread = recent.map { ($0.time - meanTime) * ($0.time - meanTime) }.reduce(0, +)
-            let slope = recent.map { ($0.time - meanTime) * ($0.level - meanLevel) }.reduce(0, +) / spread
-            let now = meanLevel + slope * (time - meanTime)
+            let now = Self.leastSquaresLine(through: recent.map { (x: $0.time - time, y: $0.level) }).level
             if let last, abs(now / max(last, 1) - 1) <= hysteresis { return nil }
             return now
         }
