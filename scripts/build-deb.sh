@@ -18,7 +18,7 @@ while (($#)); do
     esac
 done
 
-# The package's version is the daemon's own (Sources/orientd/OrientdVersion.swift), as the release binary
+# The package's version is the daemon's own (Sources/OrientProtocol/OrientdVersion.swift), as the release binary
 # reports it, so that `dpkg -s orientd` and `orientd --version` cannot disagree. debian/changelog (git ignores
 # it) is written from NEWS.md, whose newest section must be that version; an unreleased one is dated by the last
 # commit, as the manual pages are, not by the day of the build. A --version-suffix (check-deb's second version)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientProtocol
 
 /// `orientctl`: the command-line client of orientd. Its entry points are the `orientctl` executable of a
 /// development build and the release's one binary when run as orientctl (Sources/orientd/main.swift).
@@ -10,6 +11,7 @@ package struct Orientctl: AsyncParsableCommand {
             Exit status: 0 success, 64 bad usage, 65 the daemon refused the request (bad or empty mask), \
             69 the daemon is not running, 77 permission denied, 70 an unexpected reply.
             """,
+        version: OrientdVersion.string,
         subcommands: [Get.self, Monitor.self, Watch.self, Follow.self, Lock.self, Unlock.self, Mask.self, Status.self]
     )
 

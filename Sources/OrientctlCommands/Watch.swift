@@ -8,10 +8,14 @@ extension Orientctl {
         static let configuration = CommandConfiguration(
             abstract: "Run a command whenever the interface orientation changes.",
             discussion: """
-                The command runs through /bin/sh with ORIENTD_DEVICE, ORIENTD_INTERFACE and \
-                ORIENTD_PREVIOUS_INTERFACE in its environment: once at start (previous: unknown) when the \
-                orientation is known, then on every change. The command runs to completion before the next \
-                change is handled; changes that arrive meanwhile are handled in order afterwards.
+                The command runs through /bin/sh with ORIENTD_DEVICE, ORIENTD_INTERFACE, \
+                ORIENTD_PREVIOUS_INTERFACE and ORIENTD_ROTATION in its environment: once at start (previous: \
+                unknown) when the orientation is known, then on every change. The command runs to completion \
+                before the next change is handled; changes that arrive meanwhile are handled in order afterwards.
+
+                ORIENTD_ROTATION is how far to turn the picture on the panel, counter-clockwise: 0, 90, 180 or \
+                270, right on portrait and landscape panels alike (what xrandr --rotate normal, left, inverted and \
+                right do); empty while unknown.
 
                 ORIENTD_POSTURE (laptop, tablet, ...), ORIENTD_TABLET_MODE (1, 0, or empty when unknown) and \
                 ORIENTD_HINGE_ANGLE (whole degrees, or empty) give a convertible's posture, tablet mode and hinge \

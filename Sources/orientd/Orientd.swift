@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrientProtocol
 
 /// `orientd`: the orientation daemon and its offline tools.
 struct Orientd: AsyncParsableCommand {

@@ -1,3 +1,0 @@
-enum OrientdVersion {
-    static let string = "0.1.0"
-}
