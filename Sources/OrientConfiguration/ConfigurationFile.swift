@@ -58,10 +58,24 @@ public enum ConfigurationFile {
             return ConfigurationError(
                 file: file, line: assignment.line, message: "unknown section [\(section)]; the only section is \(known)")
         }
+        let name = (assignment.section.map { $0 + "." } ?? "") + assignment.key
+        // The key of another section (a top-level key appended below [classifier], a classifier setting above it).
+        if let elsewhere = DaemonSetting.all.first(where: { $0.key == assignment.key }) {
+            let place = elsewhere.section.map { "under [\($0)]" } ?? "before the first [section] header"
+            let what = elsewhere.section.map { "a [\($0)] setting" } ?? "a top-level key"
+            return ConfigurationError(
+                file: file, line: assignment.line, key: name,
+                message: "\(assignment.key) is \(what), not \(assignment.section.map { "a [\($0)] one" } ?? "a top-level one"): move it \(place)")
+        }
         let known = DaemonSetting.all.filter { $0.section == assignment.section }.map(\.key).joined(separator: ", ")
         let what = assignment.section == nil ? "key; known keys" : "setting; known settings"
-        return ConfigurationError(
-            file: file, line: assignment.line, key: (assignment.section.map { $0 + "." } ?? "") + assignment.key,
-            message: "unknown \(what): \(known)")
+        return ConfigurationError(file: file, line: assignment.line, key: name, message: "unknown \(what): \(known)")
+    }
+
+    /// The line of `text` that sets `name` (`control-group`, `classifier.settle-time`), if any: for a check made
+    /// after reading, such as whether a group exists, to point at the line.
+    public static func line(setting name: String, in text: String) -> Int? {
+        guard let parsed = try? KeyValueFile(parsing: text) else { return nil }
+        return parsed.assignments.last { ($0.section.map { $0 + "." } ?? "") + $0.key == name }?.line
     }
 }

@@ -72,7 +72,7 @@ extension DaemonSetting {
             summary: "Serve net.hadess.SensorProxy (iio-sensor-proxy's interface) on the system bus.",
             parse: SettingValue.bool, show: { $0 ? "yes (net.hadess.SensorProxy on the system bus)" : "no" }),
         DaemonSetting(
-            "control-group", .value("group"), at: \.controlGroup, example: "wheel",
+            "control-group", .value("group"), at: \.controlGroup, example: "adm",
             summary: "Who may lock, unlock and set the mask besides root: a group name or number.",
             parse: { $0 }, show: { $0 ?? "none (root only)" }),
         DaemonSetting(
@@ -96,7 +96,7 @@ extension DaemonSetting {
                 return seconds
             }, show: { "\($0) s" }),
         DaemonSetting(
-            "state-directory", option: "state-dir", .value("path"), at: \.stateDirectory,
+            "state-directory", .value("path"), at: \.stateDirectory,
             example: "/var/lib/orientd-other",
             summary: "Where the rotation lock and a run-time mask are kept.",
             parse: { $0 }, show: { $0 }),

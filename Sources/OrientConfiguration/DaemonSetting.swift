@@ -12,7 +12,7 @@ public struct DaemonSetting: Sendable {
     public enum Form: Sendable, Equatable {
         /// `--option VALUE`, with this value name in the help (`<hz|off>`).
         case value(String)
-        /// `--option` and `--no-option`; yes or no (true, on, 1 / false, off, 0) in the file.
+        /// `--option` and `--no-option` (or `--option=no`); yes or no in the file (``SettingValue/bool(_:)``).
         case flag
         /// One of the `[classifier]` section's settings: `--classifier NAME=VALUE` on the command line.
         case classifier
@@ -22,8 +22,9 @@ public struct DaemonSetting: Sendable {
     public let section: String?
     /// The key in its section of the file.
     public let key: String
-    /// The long option without its dashes (`state-dir`); for a classifier setting, the `NAME` of its assignment.
-    public let option: String
+    /// The long option without its dashes: the key itself, so that a setting has one name on the command line and
+    /// in the file; for a classifier setting, the `NAME` of its `--classifier NAME=VALUE`.
+    public var option: String { key }
     public let form: Form
     /// What it does, in one line, for `orientd run --help` and the manual.
     public let summary: String
@@ -53,14 +54,13 @@ public struct DaemonSetting: Sendable {
     public func copy(from source: DaemonConfiguration, to target: inout DaemonConfiguration) { transfer(source, &target) }
 
     init<Value: Equatable & Sendable>(
-        section: String? = nil, _ key: String, option: String? = nil, _ form: Form,
+        section: String? = nil, _ key: String, _ form: Form,
         at path: WritableKeyPath<DaemonConfiguration, Value> & Sendable, example: String, summary: String,
         parse: @escaping @Sendable (String) throws(SettingValueError) -> Value,
         show: @escaping @Sendable (Value) -> String
     ) {
         self.section = section
         self.key = key
-        self.option = option ?? key
         self.form = form
         self.summary = summary
         self.example = example
@@ -87,11 +87,13 @@ enum SettingValue {
         return value
     }
 
+    /// yes or no, the words the docs, the sample file and `check-config` use; true/false, on/off and 1/0 are
+    /// taken too, as systemd takes them, in the file and on the command line alike.
     static func bool(_ text: String) throws(SettingValueError) -> Bool {
         switch text {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
-        default: throw SettingValueError("expected true or false, got \"\(text)\"")
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw SettingValueError("expected yes or no, got \"\(text)\"")
         }
     }
 

@@ -10,8 +10,9 @@
 /// ```
 ///
 /// Assignments before the first `[section]` header are top-level. A value is the rest of the line after `=`,
-/// trimmed; one pair of surrounding double quotes is removed. There are no inline comments, so a value may hold
-/// `#`. A key set twice is an error rather than a silent override.
+/// trimmed; one pair of surrounding double quotes is removed. A `#` after white space, outside double quotes,
+/// starts a comment to the end of the line (`mask = landscape  # for the dock`), so a value may still hold a `#`
+/// of its own (`/tmp/state#1`, or anything quoted). A key set twice is an error rather than a silent override.
 ///
 /// The reader works on bytes (UTF-8), so `\r\n` line ends and any character in a value are handled alike.
 /// It is hand-written because the Swift parsers available here for richer formats (YAML through Yams) link all of
@@ -64,7 +65,7 @@ public struct KeyValueFile: Sendable, Equatable {
                 throw SyntaxError(line: lineNumber, message: shown.isEmpty ? "a key is missing before =" : "\"\(shown)\" is not a key name")
             }
             let key = String(decoding: keyBytes, as: UTF8.self)
-            let value = Self.unquoted(Self.trimmed(line[line.index(after: equals)...]))
+            let value = Self.unquoted(Self.trimmed(Self.withoutComment(line[line.index(after: equals)...])))
             let qualified = (section.map { $0 + "." } ?? "") + key
             if let earlier = firstLine[qualified] {
                 throw SyntaxError(line: lineNumber, message: "\(qualified) is already set at line \(earlier)")
@@ -82,6 +83,19 @@ public struct KeyValueFile: Sendable, Equatable {
         var bytes = bytes
         while let first = bytes.first, isBlank(first) { bytes = bytes.dropFirst() }
         while let last = bytes.last, isBlank(last) { bytes = bytes.dropLast() }
+        return bytes
+    }
+
+    /// The text before a trailing comment: a `#` that follows white space, outside double quotes.
+    private static func withoutComment(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        var quoted = false
+        var previous: UInt8?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if !quoted, byte == UInt8(ascii: "#"), let previous, isBlank(previous) { return bytes[..<index] }
+            previous = byte
+        }
         return bytes
     }
 

@@ -21,7 +21,7 @@ public enum SettingArguments {
                 guard let next = remaining.popFirst() else { throw ConfigurationError(key: option, message: "expected a value") }
                 return next
             }
-            let (setting, text) = try resolve(name, option: option, value: value)
+            let (setting, text) = try resolve(name, option: option, inlineValue: inlineValue, value: value)
             do {
                 try setting.apply(text, to: &configuration)
             } catch {
@@ -32,7 +32,7 @@ public enum SettingArguments {
 
     /// The setting an option names and the text to give it.
     private static func resolve(
-        _ name: String, option: String, value: () throws(ConfigurationError) -> String
+        _ name: String, option: String, inlineValue: String?, value: () throws(ConfigurationError) -> String
     ) throws(ConfigurationError) -> (DaemonSetting, String) {
         if name == DaemonSetting.classifierSection {
             let assignment = try value()
@@ -48,9 +48,12 @@ public enum SettingArguments {
         }
         let topLevel = DaemonSetting.all.filter { $0.form != .classifier }
         if let setting = topLevel.first(where: { $0.option == name }) {
-            return (setting, setting.form == .flag ? "yes" : try value())
+            // A flag alone is yes; `--dbus=no` says which, as the file would.
+            guard setting.form == .flag else { return (setting, try value()) }
+            return (setting, inlineValue ?? "yes")
         }
         if name.hasPrefix("no-"), let setting = topLevel.first(where: { $0.option == name.dropFirst(3) && $0.form == .flag }) {
+            guard inlineValue == nil else { throw ConfigurationError(key: option, message: "takes no value") }
             return (setting, "no")
         }
         throw ConfigurationError(message: "unknown option \(option) (`orientd run --help` lists them)")

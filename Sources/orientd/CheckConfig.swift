@@ -27,6 +27,7 @@ extension Orientd {
             let c: DaemonConfiguration
             do {
                 c = try ConfigurationFile.parse(text, file: file)
+                try HostChecks.check(c, file: (file, text))
             } catch {
                 printError("orientd: \(error)")
                 throw ExitStatus.configError

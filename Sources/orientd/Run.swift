@@ -58,9 +58,11 @@ extension Orientd {
             }
             let path = options.config ?? DaemonConfiguration.defaultPath
             var configuration = base
+            var file: (path: String, text: String)?
             switch readTextFile(path) {
             case .success(let text):
                 configuration = try ConfigurationFile.parse(text, file: path, base: base)
+                file = (path, text)
             case .failure(let error):
                 // Only the default path may be missing; a file named on the command line must exist.
                 if options.config != nil || error != .noSuchFileOrDirectory {
@@ -68,6 +70,7 @@ extension Orientd {
                 }
             }
             try options.apply(to: &configuration)
+            try HostChecks.check(configuration, file: file, commandLine: options.settings)
             return configuration
         }
     }

@@ -52,7 +52,7 @@ struct ConfigurationFileTests {
         #expect(c.controlGroup == "video")
         #expect(c.maxClients == 50)
         #expect(c.requestTimeout == 2.5)
-        #expect(c.stateDirectory == "/tmp/state#1")  // no inline comments; \\r of a CRLF file dropped
+        #expect(c.stateDirectory == "/tmp/state#1")  // a # with no space before it is the value's; \\r of a CRLF file dropped
         #expect(c.engine.rotateIn == .always)
         #expect(c.engine.posture.tabletModeOnAngle == 190)
         #expect(c.engine.posture.tabletModeOffAngle == 150.5)
@@ -69,7 +69,28 @@ struct ConfigurationFileTests {
         #expect(try ConfigurationFile.parse("", file: "e.conf") == DaemonConfiguration())
     }
 
-    @Test("The sample orientd.conf shipped with the package is valid and states the defaults, but for dbus = yes")
+    @Test("A # after white space starts a comment, unless quoted; a # inside a word is the value's")
+    func trailingComments() throws {
+        let c = try ConfigurationFile.parse(
+            """
+            mask = landscape  # the dock holds it wide
+            control-group = video\t# a tab before it
+            device = "accel # 3"  # quoted: the # inside is the value's
+            state-directory = /srv/state#1 # the first # is the value's
+            [classifier]
+            settle-time = 0.1 # seconds
+            """, file: "c.conf")
+        #expect(c.systemMask == .landscape)
+        #expect(c.controlGroup == "video")
+        #expect(c.device == "accel # 3")
+        #expect(c.stateDirectory == "/srv/state#1")
+        #expect(c.engine.classifier.settleTime == 0.1)
+        #expect {
+            try ConfigurationFile.parse("mask = # nothing before the comment\n", file: "c.conf")
+        } throws: { "\($0)" == "c.conf:1: mask: expected a value after =" }
+    }
+
+    @Test("The sample orientd.conf is valid, and each commented-out line is the default or an example marked so")
     func shippedSample() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Systemd/orientd.conf").standardized.path
@@ -78,17 +99,18 @@ struct ConfigurationFileTests {
         var shipped = DaemonConfiguration()
         shipped.dbus = true
         #expect(try ConfigurationFile.parse(sample, file: path) == shipped)
-        // Uncommenting every setting must still give the defaults: the sample documents them.
-        let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("#") && $0.contains(" = ") && !$0.hasPrefix("# ") ? String($0.dropFirst()) : String($0) }
-            .joined(separator: "\n")
-        var expected = shipped
-        expected.device = "iio:device0"
-        expected.engine.mountMatrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
-        expected.preferred = .landscapeRight
-        expected.controlGroup = "wheel"
-        expected.engine.rotateIn = .tabletMode
-        #expect(try ConfigurationFile.parse(uncommented, file: path) == expected)
+        // Each setting's line uncommented alone: the defaults again, unless the line says it is an example.
+        let lines = sample.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var examples = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("#") && !line.hasPrefix("# ") && line.contains(" = ") {
+            var uncommented = lines
+            uncommented[index] = String(line.dropFirst())
+            let result = try ConfigurationFile.parse(uncommented.joined(separator: "\n"), file: path)
+            let example = line.contains("# an example")
+            if example { examples += 1 }
+            #expect(example == (result != shipped), "line \(index + 1): \(line)")
+        }
+        #expect(examples == 5, "preferred, device, mount-matrix, control-group and rotate-in have no default to show")
     }
 
     @Test("Errors name the file, the line and the key", arguments: [
@@ -100,7 +122,7 @@ struct ConfigurationFileTests {
         ("[classifier]\nsettle-time = -1\n", "bad.conf:2: classifier.settle-time:"),
         ("[filter]\nsettle-time = 1\n", "bad.conf:2: unknown section [filter]"),
         ("sampling = sometimes\n", "bad.conf:1: sampling: expected on-demand or always"),
-        ("mount-repair = maybe\n", "bad.conf:1: mount-repair: expected true or false"),
+        ("mount-repair = maybe\n", "bad.conf:1: mount-repair: expected yes or no, got \"maybe\""),
         ("mount-matrix = 1, 0, 0; 0, 1, 0\n", "bad.conf:1: mount-matrix: bad mount matrix"),
         ("mask = portrait\npreferred = landscape-left\n", "bad.conf:2: preferred: landscape-left is not allowed by the mask portrait"),
         ("# ok\n[classifier\n", "bad.conf:2: expected a section header"),
@@ -123,7 +145,15 @@ struct ConfigurationFileTests {
         ("light-threshold = bright\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%, such as 20%, got \"bright\""),
         ("light-threshold = -5%\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%"),
         ("light-threshold = 0.2 %\n", "bad.conf:1: light-threshold: expected a percentage"),
-        ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected true or false, got \"maybe\""),
+        ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected yes or no, got \"maybe\""),
+        // A key of the other part of the file is pointed to where it belongs.
+        ("settle-time = 0.1\n",
+         "bad.conf:1: settle-time: settle-time is a [classifier] setting, not a top-level one: move it under [classifier]"),
+        ("[classifier]\nsettle-time = 0.1\ntablet-mode-switch = yes\n",
+         "bad.conf:3: classifier.tablet-mode-switch: tablet-mode-switch is a top-level key, not a [classifier] one: "
+            + "move it before the first [section] header"),
+        // A trailing comment is a comment, so what is left before it is the value checked.
+        ("mask = sideways  # a comment\n", "bad.conf:1: mask: unknown orientation mask \"sideways\" in \"sideways\""),
         ("tablet-mode-on-angle = 200\ntablet-mode-off-angle = 200\n",
          "bad.conf:2: tablet-mode-off-angle: must be below tablet-mode-on-angle (200.0)"),
         ("tablet-mode-on-angle = 150\n", "bad.conf: tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"),

@@ -80,7 +80,7 @@ struct DaemonSettingTests {
         var c = DaemonConfiguration()
         try SettingArguments.apply(
             ["--still-rate=off", "--dbus", "--mask", "landscape", "--classifier", "settle-time=0.1", "--no-mount-repair",
-             "--state-dir", "/tmp/s"],
+             "--state-directory", "/tmp/s"],
             to: &c)
         #expect(c.stillRate == nil)
         #expect(c.dbus)
@@ -90,6 +90,13 @@ struct DaemonSettingTests {
         #expect(c.stateDirectory == "/tmp/s")
         try SettingArguments.apply(["--no-dbus"], to: &c)
         #expect(!c.dbus)
+        // A flag given a value takes the file's words: `--dbus=no` turns it off, as `dbus = no` does.
+        try SettingArguments.apply(["--dbus=yes"], to: &c)
+        #expect(c.dbus)
+        try SettingArguments.apply(["--dbus=no"], to: &c)
+        #expect(!c.dbus)
+        try SettingArguments.apply(["--dbus=true"], to: &c)
+        #expect(c.dbus)
 
         let refusals: [([String], String)] = [
             (["--preferred", "sideways"], "--preferred: unknown orientation \"sideways\"; expected one of: portrait, "),
@@ -99,6 +106,10 @@ struct DaemonSettingTests {
             (["--classifier", "settle=1"], "--classifier: unknown setting \"settle\""),
             (["--classifier", "settle-time"], "--classifier: expected NAME=VALUE"),
             (["--no-rate"], "unknown option --no-rate"),
+            (["--dbus=maybe"], "--dbus: expected yes or no, got \"maybe\""),
+            (["--no-dbus=yes"], "--no-dbus: takes no value"),
+            // One name per setting: the file's key is the option.
+            (["--state-dir", "/tmp/s"], "unknown option --state-dir"),
         ]
         for (words, message) in refusals {
             var scratch = DaemonConfiguration()
@@ -113,6 +124,30 @@ struct DaemonSettingTests {
             try ConfigurationFile.parse("preferred = sideways\n", file: "f.conf")
         } throws: { error in
             "\(error)".hasPrefix("f.conf:1: preferred: unknown orientation \"sideways\"; expected one of: portrait, ")
+        }
+    }
+
+    @Test("Every setting has one name: its option is its key")
+    func oneNamePerSetting() {
+        for setting in DaemonSetting.all where setting.form != .classifier {
+            #expect(setting.option == setting.key)
+        }
+    }
+
+    @Test("Every yes/no setting takes the same words, in the file and on the command line")
+    func oneYesNoVocabulary() throws {
+        let flags = DaemonSetting.all.filter { $0.form == .flag }
+        #expect(!flags.isEmpty)
+        let words = [("yes", true), ("no", false), ("true", true), ("false", false), ("on", true), ("off", false), ("1", true), ("0", false)]
+        for setting in flags {
+            for (word, value) in words {
+                var fromFile = DaemonConfiguration()
+                try setting.apply(word, to: &fromFile)
+                var fromLine = DaemonConfiguration()
+                try SettingArguments.apply(["--\(setting.option)=\(word)"], to: &fromLine)
+                #expect(fromFile == fromLine, "\(setting.name) = \(word)")
+                #expect(setting.show(fromFile).hasPrefix(value ? "yes" : "no"), "\(setting.name) = \(word)")
+            }
         }
     }
 

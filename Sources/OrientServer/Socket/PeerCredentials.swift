@@ -47,6 +47,17 @@ public struct ControlAuthorizer: Sendable {
         return members.contains(user[0])
     }
 
+    /// Why `group` can grant nothing, or nil when it can: a name must have a line in /etc/group; a number may
+    /// be a primary group with none. Checked when the configuration is read, so that a typo is refused there
+    /// rather than found when a member is turned away.
+    public func problemWithGroup() -> String? {
+        guard let group, UInt32(group) == nil else { return nil }
+        guard Self.entries(groupFile).contains(where: { $0.count >= 4 && $0[0] == group }) else {
+            return "no group \"\(group)\" in \(groupFile) (give a group name from it, or a number)"
+        }
+        return nil
+    }
+
     /// The colon-separated fields of each line of a passwd-style file (empty when it cannot be read).
     static func entries(_ path: String) -> [[String]] {
         guard let file = fopen(path, "re") else { return [] }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// What a person who gets a setting wrong is told, by `check-config`, at start and at a reload (issue 54, "Errors
+/// and waits"): the file, the line and the key, and where the key belongs.
+@Suite("Configuration errors, as the commands report them")
+struct ConfigurationErrorsTests {
+    private static func file(_ text: String) throws -> String {
+        let path = try DaemonHarness.makeFolder() + "/orientd.conf"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A replay that ends at once: a daemon that wrongly starts exits by itself rather than running on.
+    private static let shortReplay = [
+        "--replay", PlotCommandTests.demoTrace, "--speed", "max", "--sampling", "always", "--exit-at-end",
+        "--socket", "/tmp/orientd-config-errors-\(getpid()).sock", "--state-directory", "/tmp/orientd-config-errors-\(getpid())",
+    ]
+
+    @Test("A control group that does not exist is refused by check-config and at start, naming the line or option")
+    func missingControlGroup() throws {
+        let path = try Self.file("mask = all\ncontrol-group = nosuchgroup-54\n")
+        let checked = try OrientdProcess.run(["check-config", path])
+        #expect(checked.status == 78)
+        #expect(
+            checked.stderr.hasPrefix("orientd: \(path):2: control-group: no group \"nosuchgroup-54\" in /etc/group"),
+            "\(checked.stderr)")
+
+        let started = try OrientdProcess.run(["run", "--config", path] + Self.shortReplay)
+        #expect(started.status == 78)
+        #expect(started.stderr.contains("\(path):2: control-group: no group \"nosuchgroup-54\""), "\(started.stderr)")
+
+        let option = try OrientdProcess.run(
+            ["run", "--config", "/dev/null", "--control-group", "nosuchgroup-54"] + Self.shortReplay)
+        #expect(option.status == 78)
+        #expect(option.stderr.contains("--control-group: no group \"nosuchgroup-54\""), "\(option.stderr)")
+
+        // A group that exists, and a number (a primary group needs no line), are taken.
+        for group in ["root", "4242"] {
+            let fine = try OrientdProcess.run(["check-config", try Self.file("control-group = \(group)\n")])
+            #expect(fine.status == 0, "\(group): \(fine.stderr)")
+        }
+    }
+
+    @Test("A reload that names a missing group is refused and the running settings kept")
+    func missingControlGroupAtReload() throws {
+        let path = try Self.file("mask = landscape\n")
+        let daemon = try DaemonHarness(["--config", path, "--replay", PlotCommandTests.demoTrace])
+        try daemon.waitUntilListening()
+        try "mask = portrait\ncontrol-group = nosuchgroup-54\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(daemon.signal(SIGHUP) == nil, "the daemon goes on")
+        let deadline = Date().addingTimeInterval(10)
+        while !daemon.log.contains("nosuchgroup-54"), Date() < deadline { usleep(50_000) }
+        #expect(daemon.log.contains("\(path):2: control-group: no group \"nosuchgroup-54\""), "\(daemon.log)")
+        #expect(try daemon.poll { _ in true }?.mask == "landscape")
+        daemon.expectCleanStop()
+    }
+
+    @Test("A trailing comment is a comment, and a key in the wrong part of the file is pointed to its place")
+    func commentsAndPlaces() throws {
+        let commented = try OrientdProcess.run(["check-config", try Self.file("mask = landscape  # the dock holds it wide\n")])
+        #expect(commented.status == 0, "\(commented.stderr)")
+        #expect(commented.stdout.contains("  mask: landscape\n"), "\(commented.stdout)")
+
+        let appended = try Self.file("[classifier]\nsettle-time = 0.06\ntablet-mode-switch = yes\n")
+        let misplaced = try OrientdProcess.run(["check-config", appended])
+        #expect(misplaced.status == 78)
+        #expect(
+            misplaced.stderr.contains("\(appended):3: classifier.tablet-mode-switch: tablet-mode-switch is a top-level key"),
+            "\(misplaced.stderr)")
+        #expect(misplaced.stderr.contains("move it before the first [section] header"), "\(misplaced.stderr)")
+    }
+}
