@@ -78,7 +78,7 @@ run: release
 	mkdir -p $(RUN_DIR)
 	@echo "orientd on $(DEMO_TRACE); try: .build/release/orientctl --socket $(RUN_DIR)/orientd.sock monitor"
 	.build/release/orientd run --replay $(DEMO_TRACE) --loop --config /dev/null \
-		--socket $(RUN_DIR)/orientd.sock --state-dir $(RUN_DIR)/state
+		--socket $(RUN_DIR)/orientd.sock --state-directory $(RUN_DIR)/state
 
 # The load suite (Tests/OrientdTests/Load) runs on its own after the others, one test at a time, so that its
 # thousand clients do not compete with them for the machine.

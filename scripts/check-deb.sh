@@ -167,7 +167,7 @@ bus=
 install -d -o orientd -g orientd /var/lib/orientd
 exec {daemon_output}< <(exec systemd-socket-activate -l "$run/orientd.sock" \
     setpriv --reuid=orientd --regid=orientd --clear-groups \
-    /usr/bin/orientd run --replay "$run/demo.trace" --config /dev/null --state-dir /var/lib/orientd 2>&1)
+    /usr/bin/orientd run --replay "$run/demo.trace" --config /dev/null --state-directory /var/lib/orientd 2>&1)
 daemon=$!
 read -r -t 60 listening <&"$daemon_output" || fail "systemd-socket-activate did not start"
 [[ $listening == "Listening on $run/orientd.sock"* ]] || fail "systemd-socket-activate: $listening"

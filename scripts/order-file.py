@@ -88,7 +88,7 @@ def replay_run(binary, orientctl, folder):
     sock = os.path.join(folder, "replay.sock")
     output = os.path.join(folder, "replay.out")
     daemon = callgrind(binary, ["run", "--replay", "Traces/demo.trace", "--loop", "--speed", "5", "--sampling",
-                                "always", "--socket", sock, "--state-dir", os.path.join(folder, "state"),
+                                "always", "--socket", sock, "--state-directory", os.path.join(folder, "state"),
                                 "--config", "/dev/null"], output)
     try:
         wait_for(sock)
@@ -135,7 +135,7 @@ def live_run(binary, folder):
                        DBUS_SYSTEM_BUS_ADDRESS=address)
     sock = os.path.join(folder, "live.sock")
     output = os.path.join(folder, "live.out")
-    daemon = callgrind(binary, ["run", "--dbus", "--config", "/dev/null", "--socket", sock, "--state-dir",
+    daemon = callgrind(binary, ["run", "--dbus", "--config", "/dev/null", "--socket", sock, "--state-directory",
                                 os.path.join(folder, "live-state")], output, environment)
     monitor = None
     try:

@@ -101,7 +101,7 @@ func run(subscribers count: Int, options: Options, lines: [Substring], preamble:
     daemon.executableURL = URL(fileURLWithPath: options.orientd)
     daemon.arguments = [
         "run", "--replay", fifo, "--speed", "max", "--sampling", "always", "--socket", socketPath,
-        "--state-dir", folder + "/state", "--config", "/dev/null", "--max-clients", "\(count + 16)",
+        "--state-directory", folder + "/state", "--config", "/dev/null", "--max-clients", "\(count + 16)",
     ]
     daemon.standardOutput = FileHandle.nullDevice
     daemon.standardError = FileHandle.nullDevice

@@ -31,7 +31,7 @@ def start_daemon(orientd, trace, folder):
     sock = os.path.join(folder, "orientd.sock")
     started = time.monotonic()
     daemon = subprocess.Popen(
-        [orientd, "run", "--replay", trace, "--loop", "--socket", sock, "--state-dir", os.path.join(folder, "state"),
+        [orientd, "run", "--replay", trace, "--loop", "--socket", sock, "--state-directory", os.path.join(folder, "state"),
          "--config", "/dev/null"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = started + 20
     while time.monotonic() < deadline:

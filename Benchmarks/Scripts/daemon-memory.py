@@ -120,7 +120,7 @@ def main():
     sock = os.path.join(folder, "orientd.sock")
     daemon = subprocess.Popen(
         [args.orientd, "run", "--replay", args.trace, "--loop", "--speed", f"{args.speed:g}", "--sampling", "always",
-         "--socket", sock, "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"],
+         "--socket", sock, "--state-directory", os.path.join(folder, "state"), "--config", "/dev/null"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20

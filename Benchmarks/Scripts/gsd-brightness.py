@@ -10,7 +10,7 @@ commands per run (ADDRESS: the run's private system bus, SESSION: its private se
   Xvfb -displayfd FD -nolisten tcp -screen 0 1024x768x24          (once, for all runs)
   dbus-daemon --session --nofork --print-address=1                 (the system bus, by monitored_daemon.py)
   python3 -m dbusmock --system --template Tests/.../polkitd_claims.py   (by polkit.py)
-  orientd run --dbus --config /dev/null --socket DIR/orientd.sock --state-dir DIR/state
+  orientd run --dbus --config /dev/null --socket DIR/orientd.sock --state-directory DIR/state
       or /usr/sbin/iio-sensor-proxy                                (with the testbed's LD_PRELOAD/UMOCKDEV_DIR)
   python3 -m dbusmock --system --template logind                  (on ADDRESS)
   python3 -m dbusmock --system --template upower -p '{"OnBattery": false}'   (on ADDRESS)

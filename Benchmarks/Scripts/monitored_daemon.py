@@ -56,7 +56,7 @@ def orientd_command(binary, prefix, extra=()):
     after `prefix`; `extra` arguments last."""
     folder = tempfile.mkdtemp(prefix=prefix)
     return [binary, "run", "--dbus", "--config", "/dev/null", "--socket", os.path.join(folder, "orientd.sock"),
-            "--state-dir", os.path.join(folder, "state"), *extra]
+            "--state-directory", os.path.join(folder, "state"), *extra]
 
 
 def settle(daemons):

@@ -94,7 +94,7 @@ def main():
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.stdout.readline().strip()
     daemon = subprocess.Popen(
         [args.orientd, "run", "--rate", f"{args.rate:g}", "--sampling", "on-demand", "--socket", sock,
-         "--state-dir", os.path.join(folder, "state"), "--config", "/dev/null"] + (["--dbus"] if args.dbus else []),
+         "--state-directory", os.path.join(folder, "state"), "--config", "/dev/null"] + (["--dbus"] if args.dbus else []),
         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20

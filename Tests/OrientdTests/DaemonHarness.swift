@@ -35,7 +35,7 @@ final class DaemonHarness {
         self.socket = socket ?? folder + "/orientd.sock"
         self.stateDirectory = folder + "/state"
         self.logPath = folder + "/orientd-\(UUID().uuidString.prefix(8)).log"
-        var full = ["run", "--state-dir", stateDirectory] + arguments + Self.hermetic(arguments, environment)
+        var full = ["run", "--state-directory", stateDirectory] + arguments + Self.hermetic(arguments, environment)
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         if launcher.isEmpty { full += ["--socket", self.socket] }
         process = try Self.launch(full, launcher: wrapper + launcher, log: logPath, environment: environment)
@@ -112,7 +112,7 @@ final class DaemonHarness {
     /// Restarts the daemon with the same folder, socket and state.
     func restart(_ arguments: [String]) throws {
         if process.isRunning { signal(SIGTERM) }
-        var full = ["run", "--state-dir", stateDirectory, "--socket", socket] + arguments
+        var full = ["run", "--state-directory", stateDirectory, "--socket", socket] + arguments
             + Self.hermetic(arguments, environment)
         if !arguments.contains("--config") { full += ["--config", "/dev/null"] }
         process = try Self.launch(full, launcher: wrapper, log: logPath, environment: environment)

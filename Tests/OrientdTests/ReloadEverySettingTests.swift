@@ -20,7 +20,7 @@ struct ReloadEverySettingTests {
         let daemon = try DaemonHarness(["--replay", path, "--config", config], folder: folder)
         try daemon.waitUntilListening()
 
-        // The harness gives --socket, --state-dir and --natural-orientation on the command line, which win over the file.
+        // The harness gives --socket, --state-directory and --natural-orientation on the command line, which win over the file.
         let fromCommandLine: Set = ["socket", "state-directory", "natural-orientation"]
         let changed = DaemonSetting.all.filter { !fromCommandLine.contains($0.key) }
         var text = ""

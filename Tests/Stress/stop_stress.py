@@ -178,7 +178,7 @@ def main():
     sock = os.path.join(folder, "orientd.sock")
     config = os.path.join(folder, "orientd.conf")
     command = [arguments.orientd, "run", "--dbus", "--config", config, "--socket", sock,
-               "--state-dir", os.path.join(folder, "state"), "--natural-orientation", "portrait"]
+               "--state-directory", os.path.join(folder, "state"), "--natural-orientation", "portrait"]
 
     passed = failed = 0
     started = time.monotonic()
