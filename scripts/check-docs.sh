@@ -31,6 +31,8 @@
 #       orientd and orientctl is invoked somewhere; every option (but --help, and --version below the top
 #       level) is named in an invocation of its subcommand or at its tool's top level. An option of
 #       `orientd run` that stands for a setting ("(key NAME)" in its --help) is documented by that key's row.
+#    5. BENCHMARKS.md's summary. Each row of the first table under "## Summary against the targets" is at most 400
+#       characters: one line per target with its latest figure; the runs before it belong in its section.
 #
 # C. The version: `orientd --version`, the newest section of NEWS.md, and the debian/changelog that
 #    scripts/build-deb.sh writes from it (scripts/news-to-changelog.sh, run here into a temporary file) agree.

@@ -16,6 +16,9 @@ CLASSIFIER = "classifier"
 
 
 TOP_LEVEL_DOCS = ("README.md", "PROTOCOL.md", "BENCHMARKS.md", "RELIABILITY.md", "NEWS.md")
+SUMMARY_DOC = pathlib.Path("BENCHMARKS.md")
+SUMMARY_HEADING = "## Summary against the targets"
+SUMMARY_ROW_LIMIT = 400     # characters: one line per target, a person reads it (issue 54)
 
 
 def markdown_files():
@@ -400,6 +403,31 @@ def check_documented(programs, named, keys_listed):
                 error(None, None, f"the docs never name {tool} {subcommand} {name}, which its --help lists")
 
 
+def check_summary():
+    """BENCHMARKS.md's summary stays short: no row of the first table under its heading over the limit."""
+    if not SUMMARY_DOC.exists():
+        return
+    lines = SUMMARY_DOC.read_text(encoding="utf-8").splitlines()
+    heading = next((number for number, line in enumerate(lines, 1) if line.strip() == SUMMARY_HEADING), None)
+    if heading is None:
+        error(SUMMARY_DOC, 1, f"no heading {SUMMARY_HEADING!r}, whose table is kept short")
+        return
+    rows = []
+    for number, line in enumerate(lines[heading:], heading + 1):
+        if line.startswith("#"):
+            break
+        if line.strip().startswith("|"):
+            rows.append((number, line))
+        elif rows:
+            break
+    if not rows:
+        error(SUMMARY_DOC, heading, f"{SUMMARY_HEADING!r} has no table")
+    for number, line in rows:
+        if len(line) > SUMMARY_ROW_LIMIT:
+            error(SUMMARY_DOC, number, f"a row of the summary is {len(line)} characters, over {SUMMARY_ROW_LIMIT}: "
+                  "keep the latest figure, and the runs before it in its section")
+
+
 def main():
     bin_dir = sys.argv[1]
     programs = load_programs(bin_dir)
@@ -411,12 +439,14 @@ def main():
     keys_listed = check_settings_tables(documents, settings)
     check_configuration_examples(documents, settings)
     check_documented(programs, named, keys_listed)
+    check_summary()
     for message in errors:
         print(f"check-docs: {message}", file=sys.stderr)
     if errors:
         sys.exit(1)
     print(f"check-docs: {len(documents)} markdown files: links resolve, and they name the settings, commands and "
-          "options orientd and orientctl have, all of them")
+          f"options orientd and orientctl have, all of them; BENCHMARKS.md's summary rows are at most "
+          f"{SUMMARY_ROW_LIMIT} characters")
 
 
 if __name__ == "__main__":
