@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Logging
 import OrientCore
 import OrientTools
@@ -68,9 +67,7 @@ extension Orientd {
                 panel: PanelDiscovery.resolve(naturalOrientation))
             report.daemon = await Self.runningDaemon(at: socket ?? RunningDaemonStatus.defaultSocket)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                print(String(decoding: try ToolJSON.encoder().encode(report), as: UTF8.self))
             } else {
                 print(report.text)
             }

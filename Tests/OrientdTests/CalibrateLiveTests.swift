@@ -264,12 +264,12 @@ struct CalibrateLiveTests {
         #expect(written.contains("# orientd calibrate: base accelerometer bmc150_accel\n\(Self.baseMatch)\n"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let base = report["base"] as? [String: Any]
-        #expect(base?["mountMatrix"] as? String == baseMatrix.text, "\(result.stdout)")
+        #expect(base?["mount-matrix"] as? String == baseMatrix.text, "\(result.stdout)")
         #expect(base?["match"] as? String == Self.baseMatch)
         let checks = (report["display"] as? [String: Any])?["checks"] as? [[String: Any]]
         #expect(checks?.map { $0["pose"] as? Int } == [1], "a convertible's display is checked standing open")
         #expect(report["written"] as? Bool == true)
-        #expect(report["hwdbUpdated"] as? Bool == false, "only the system's own file is loaded into the hwdb")
+        #expect(report["hwdb-updated"] as? Bool == false, "only the system's own file is loaded into the hwdb")
 
         if SystemdHwdb.tool != nil || Self.inCI {
             let base = try SystemdHwdb.query("sensor:modalias:acpi:KIOX010A::\(Self.dmi)", file: file)
@@ -452,7 +452,7 @@ struct CalibrateLiveTests {
             machine, poses: Self.tabletPoses.map { ($0, nil) }, arguments: ["--no-write", "--json"])
         #expect(measured.status == 0, "\(measured.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any]
-        #expect((report?["display"] as? [String: Any])?["mountMatrix"] as? String == matrix.text, "\(measured.stdout)")
+        #expect((report?["display"] as? [String: Any])?["mount-matrix"] as? String == matrix.text, "\(measured.stdout)")
         #expect((report?["notes"] as? [String])?.first?.contains("no hwdb match line") == true)
         #expect(!FileManager.default.fileExists(atPath: file))
     }

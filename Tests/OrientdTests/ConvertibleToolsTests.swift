@@ -117,9 +117,9 @@ struct ConvertibleToolsTests {
         #expect(base["name"] as? String == "accel_3d")
         #expect(base["path"] as? String == convertible.basePath)
         #expect(base["location"] as? String == "base")
-        #expect(base["locationSource"] as? String == "udev ACCEL_LOCATION")
-        #expect(base["mountMatrix"] as? String == "1, 0, 0; 0, -1, 0; 0, 0, -1")
-        #expect(base["mountMatrixSource"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect(base["location-source"] as? String == "udev ACCEL_LOCATION")
+        #expect(base["mount-matrix"] as? String == "1, 0, 0; 0, -1, 0; 0, 0, -1")
+        #expect(base["mount-matrix-source"] as? String == "udev ACCEL_MOUNT_MATRIX")
         #expect((base["scale"] as? String)?.contains("0.0383072") == true)
         let reading = try #require(base["reading"] as? [String: Any])
         #expect((reading["z"] as? Double).map { $0 < -8 } == true, "gravity in the base's device frame: keys up")
@@ -127,7 +127,7 @@ struct ConvertibleToolsTests {
         let angle = try #require(hinge["angle"] as? Double, "\(hinge)")
         #expect(abs(angle - 135) <= 3)
         #expect(hinge["posture"] as? String == "laptop")
-        #expect(hinge["tabletMode"] as? Bool == false)
+        #expect(hinge["tablet-mode"] as? Bool == false)
 
         let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
         #expect(human.stdout.contains("Base sensor iio:device0 (accel_3d)"), "\(human.stdout)")
@@ -147,9 +147,9 @@ struct ConvertibleToolsTests {
         #expect(output.status == 0, "\(output.stderr)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
-        #expect(abs((base["scaleCorrection"] as? Double ?? 0) - 0.5) < 0.01, "\(base)")
+        #expect(abs((base["scale-correction"] as? Double ?? 0) - 0.5) < 0.01, "\(base)")
         #expect((base["scale"] as? String)?.contains("corrected ×0.5") == true, "\(base)")
-        #expect((report["sensor"] as? [String: Any])?["scaleCorrection"] == nil, "the display's scale is right")
+        #expect((report["sensor"] as? [String: Any])?["scale-correction"] == nil, "the display's scale is right")
         let warnings = report["warnings"] as? [String] ?? []
         #expect(warnings.contains { $0.hasPrefix("base accelerometer iio:device0: readings at rest are 2 g") }, "\(warnings)")
         let hinge = try #require(report["hinge"] as? [String: Any])
@@ -169,7 +169,7 @@ struct ConvertibleToolsTests {
         let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
         #expect(hinge["angle"] is NSNull)
-        #expect((hinge["unknownReason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
+        #expect((hinge["unknown-reason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
         #expect(hinge["posture"] as? String == "unknown")
     }
 

@@ -23,8 +23,8 @@ struct DoctorReadingSensorsTests {
 
     /// The light sensor's readings in `report`; a sensor missing is failed with the reason doctor gives.
     private func light(in report: [String: Any]) throws -> [String: Any] {
-        let sensors = report["readingSensors"] as? [[String: Any]] ?? []
-        let light = try #require(sensors.first { $0["kind"] as? String == "light" }, "\(report["missingReadingSensors"] ?? "")")
+        let sensors = report["reading-sensors"] as? [[String: Any]] ?? []
+        let light = try #require(sensors.first { $0["kind"] as? String == "light" }, "\(report["missing-reading-sensors"] ?? "")")
         #expect(light["id"] as? String == "iio:device1")
         #expect(light["name"] as? String == "als")
         return try #require(light["light"] as? [String: Any])
@@ -62,9 +62,9 @@ struct DoctorReadingSensorsTests {
         #expect(30 <= minimum && minimum < maximum && maximum <= 70, "\(readings)")
         #expect((readings["distinct"] as? Int ?? 0) > 1)
         #expect(!(report["warnings"] as? [String] ?? []).contains { $0.contains("light sensor") }, "\(json.stdout)")
-        let proximity = (report["readingSensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "proximity" }
+        let proximity = (report["reading-sensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "proximity" }
         let near = proximity?["proximity"] as? [String: Any]
-        #expect(near?["nearLevel"] as? Double == 100, "\(report["missingReadingSensors"] ?? "")")
+        #expect(near?["near-level"] as? Double == 100, "\(report["missing-reading-sensors"] ?? "")")
         #expect(near?["near"] as? Bool == false, "raw 20 is far below the near level")
     }
 
@@ -80,7 +80,7 @@ struct DoctorReadingSensorsTests {
         #expect(human.stdout.contains("headings (degrees): first 90.5, last 90.5, minimum 90.5, maximum 90.5"), "\(human.stdout)")
         try testbed.stream(compass.node, scanHex: HIDSensor.scan(1805), count: 40, rate: 20)
         let report = try parse(try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: testbed.environment))
-        let sensor = (report["readingSensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "compass" }
+        let sensor = (report["reading-sensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "compass" }
         let headings = sensor?["compass"] as? [String: Any]
         #expect(headings?["last"] as? Double == 180.5, "\(report)")
     }

@@ -115,7 +115,7 @@ struct LiveSensorTests {
         #expect(output.status == 0, "\(output.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         let sensor = report?["sensor"] as? [String: Any]
-        #expect(abs((sensor?["scaleCorrection"] as? Double ?? 0) - 9.80665 / 256) < 1e-6, "\(output.stdout)")
+        #expect(abs((sensor?["scale-correction"] as? Double ?? 0) - 9.80665 / 256) < 1e-6, "\(output.stdout)")
         #expect(report?["device"] as? String == "portrait")
         let readings = report?["readings"] as? [[String: Any]]
         #expect(abs((readings?.last?["y"] as? Double ?? 0) + 9.81) < 0.05, "corrected readings")
@@ -249,9 +249,9 @@ struct LiveSensorTests {
         #expect(devices?.map { $0["accelerometer"] as? Bool } == [true, false])
         let sensor = report?["sensor"] as? [String: Any]
         #expect(sensor?["id"] as? String == "iio:device0")
-        #expect(sensor?["mountMatrixSource"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect(sensor?["mount-matrix-source"] as? String == "udev ACCEL_MOUNT_MATRIX")
         #expect(sensor?["mirrored"] as? Bool == true)
-        #expect(sensor?["mountMatrixUsed"] as? String == "0, -1, 0; -1, 0, 0; 0, 0, -1")
+        #expect(sensor?["mount-matrix-used"] as? String == "0, -1, 0; -1, 0, 0; 0, 0, -1")
         #expect(report?["device"] as? String == "portrait")
         let readings = report?["readings"] as? [[String: Any]]
         #expect(!(readings?.isEmpty ?? true))

@@ -25,7 +25,7 @@ struct NaturalOrientationLiveTests {
         let (laptop, _) = try testbed(connectors: [("card0-HDMI-A-1", "3840x2160"), ("card0-eDP-1", "1920x1080")])
         let report = try doctor(laptop)
         let panel = report["panel"] as? [String: Any]
-        #expect(panel?["naturalOrientation"] as? String == "landscape")
+        #expect(panel?["natural-orientation"] as? String == "landscape")
         #expect(panel?["source"] as? String == "panel")
         #expect(panel?["connector"] as? String == "eDP-1")
         #expect(panel?["mode"] as? String == "1920x1080")
@@ -36,7 +36,7 @@ struct NaturalOrientationLiveTests {
 
         let (tablet, _) = try testbed(connectors: [("card0-DSI-1", "800x1280")])
         let portrait = try doctor(tablet)
-        #expect((portrait["panel"] as? [String: Any])?["naturalOrientation"] as? String == "portrait")
+        #expect((portrait["panel"] as? [String: Any])?["natural-orientation"] as? String == "portrait")
         #expect(portrait["device"] as? String == "portrait")
     }
 

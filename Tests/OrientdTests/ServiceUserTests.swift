@@ -81,7 +81,7 @@ struct ServiceUserTests {
         let report = try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any]
         let sensor = report?["sensor"] as? [String: Any]
         #expect(sensor?["capture"] as? String == "polled", "\(doctor.stdout)\(doctor.stderr)")
-        #expect((sensor?["pollingReason"] as? String)?.contains("buffer/enable") == true, "\(doctor.stdout)")
+        #expect((sensor?["polling-reason"] as? String)?.contains("buffer/enable") == true, "\(doctor.stdout)")
     }
 
     @Test("The shipped D-Bus policy: only the orientd user may own the name; anyone may claim and read")

@@ -75,11 +75,9 @@ public struct CalibrationReport: Codable, Sendable {
         try c.encode(notes, forKey: .notes)
     }
 
-    /// The report as a JSON document, keys sorted, for `--json`.
+    /// The report as a JSON document for `--json` (``ToolJSON``).
     public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        String(decoding: try ToolJSON.encoder().encode(self), as: UTF8.self)
     }
 
     /// The records for systemd: what a pull request to hwdb.d/60-sensor.hwdb adds.
