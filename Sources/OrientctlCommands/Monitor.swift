@@ -30,9 +30,11 @@ extension Orientctl {
                         .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all), readings: readings.asked))
                     printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
                     releaseStartupPages()
+                    var sensor = reply.sensor
                     while let (text, message) = try await client.nextLine() {
                         guard message.event != nil else { continue }
-                        printLine(json ? text : StateText.humanEvent(message))
+                        printLine(json ? text : StateText.humanEvent(message, sensorBefore: sensor))
+                        sensor = message.sensor ?? sensor
                     }
                     throw ClientError.notRunning(connection.path, "the daemon stopped")
                 }

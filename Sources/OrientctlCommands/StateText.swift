@@ -41,7 +41,9 @@ enum StateText {
     }
 
     /// One line per event: time, device, interface and flags; a one-value sensor's event, its kind and reading.
-    static func humanEvent(_ m: ServerMessage) -> String {
+    /// The sensor is shown while it is not available, and when it has just become so (`sensorBefore`, the
+    /// previous line's), so that a line which only brings the sensor back does not read as the last one again.
+    static func humanEvent(_ m: ServerMessage, sensorBefore: String? = nil) -> String {
         if case .reading(let reading) = m { return "\(reading.kind.rawValue) \(describe(reading))" }
         let time = m.t.map { String(($0 * 1000).rounded() / 1000) } ?? "-"
         var line = "\(time)  device \(m.device ?? "?")  interface \(m.interface ?? "?")"
@@ -50,7 +52,9 @@ enum StateText {
             line += "  hinge \(m.hingeAngle.map { degrees($0) + "°" } ?? "?")"
         }
         if m.locked == true { line += "  locked" }
-        if let sensor = m.sensor, sensor != "available" { line += "  sensor \(sensor)" }
+        if let sensor = m.sensor, sensor != "available" || sensorBefore.map({ $0 != sensor }) == true {
+            line += "  sensor \(sensor)"
+        }
         return line
     }
 

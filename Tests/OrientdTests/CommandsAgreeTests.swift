@@ -35,3 +35,70 @@ struct CommandsAgreeTests {
         }
     }
 }
+
+extension CommandsAgreeTests {
+    @Test("doctor --json writes its keys in kebab-case, as the protocol does, and paths without escaped slashes")
+    func doctorJSONKeys() throws {
+        let socket = "/nonexistent/orientd.sock"
+        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "0.2", "--socket", socket])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        var keys: [String] = []
+        func collect(_ value: Any) {
+            if let object = value as? [String: Any] {
+                keys += object.keys
+                object.values.forEach(collect)
+            } else if let array = value as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(report)
+        #expect(keys.contains("missing-reading-sensors"), "\(keys)")
+        #expect(keys.allSatisfy { $0 == $0.lowercased() && !$0.contains("_") }, "\(keys)")
+        // The unreachable daemon's socket is named in the report, as a path.
+        #expect(output.stdout.contains("\"\(socket)\""), "\(output.stdout)")
+        #expect(!output.stdout.contains("\\/"), "\(output.stdout)")
+    }
+}
+
+extension CommandsAgreeTests {
+    @Test(
+        "Log lines are plain on a terminal or in a file, and carry the journal's priority only on the journal's stream",
+        arguments: [("none", false), ("matching", true), ("another stream's", false)])
+    func logLinePriorities(journalStream: String, prefixed: Bool) throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = folder + "/stderr"
+        let config = folder + "/bad.conf"
+        try "rate = fast\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // systemd sets JOURNAL_STREAM to the device and inode of the stream it gives the service (systemd.exec(5)).
+        let stream: String
+        switch journalStream {
+        case "none": stream = "unset JOURNAL_STREAM"
+        case "matching": stream = "JOURNAL_STREAM=$(stat -c %d:%i \(log)); export JOURNAL_STREAM"
+        default: stream = "JOURNAL_STREAM=$(stat -c %d:%i \(config)); export JOURNAL_STREAM"
+        }
+        let script = "exec 2>\(log); \(stream); exec \"$0\" run --config \(config)"
+        let run = try OrientdProcess.run(["-c", script, OrientdProcess.binary], executable: "/bin/sh")
+        #expect(run.status == 78)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let expected = "\(config):1: rate: \"fast\" is not a number\n"
+        #expect(text == (prefixed ? "<3>" : "error: ") + expected, "\(journalStream): \(text)")
+    }
+}
+
+extension CommandsAgreeTests {
+    @Test("monitor prints the first state once: the line that only brings the sensor says so")
+    func monitorFirstStateOnce() throws {
+        let daemon = try DaemonHarness(["--replay", PlotCommandTests.demoTrace])
+        try daemon.waitUntilListening()
+        let lines = try OrientdProcess.runUntil(
+            ["monitor", "--socket", daemon.socket], executable: OrientdProcess.orientctl, lines: 3, timeout: 15)
+        try #require(lines.count == 3, "\(lines)\n\(daemon.log)")
+        // On demand, the sensor opens with the subscription: none at the reply, available at the next line.
+        #expect(lines[0].hasSuffix("sensor none"), "\(lines)")
+        #expect(lines[1].hasSuffix("sensor available"), "\(lines)")
+        #expect(!lines[2].contains("sensor"), "\(lines)")
+        for (line, next) in zip(lines, lines.dropFirst()) { #expect(line != next, "\(lines)") }
+        daemon.expectCleanStop()
+    }
+}
