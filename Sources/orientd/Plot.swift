@@ -7,7 +7,7 @@ import OrientTools
 import OrientTrace
 
 extension Orientd {
-    /// `orientd plot TRACE -o FILE.svg`: draws a trace and what the engine makes of it.
+    /// `orientd plot TRACE [-o FILE.svg]`: draws a trace and what the engine makes of it.
     struct Plot: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Plot a recorded trace and its classification as an SVG image.",
@@ -16,7 +16,8 @@ extension Orientd {
                 them), a band for the committed device orientation and one for the interface orientation under \
                 --mask, shades the stretches in which the motion gate held commits back, and marks each commit. \
                 Every sample is classified; the readings are drawn from their extremes per pixel column, so a \
-                trace of hours gives an image of the same size as one of a minute. The image replaces FILE only \
+                trace of hours gives an image of the same size as one of a minute. Without --output the image is \
+                the trace's name with .svg, in the current folder (its name is printed); it replaces the file only \
                 once it is whole.
 
                 Exit status: 0 on success, 64 for bad usage, 65 for malformed trace data (the message names the \
@@ -35,8 +36,10 @@ extension Orientd {
         @Argument(help: "The trace file to plot, or - for standard input.")
         var trace: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
-        var output: String
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The SVG file to write (default: the trace's name with .svg, here).", valueName: "file.svg"))
+        var output: String?
 
         @Option(help: "The image's width in pixels.")
         var width: Int = 1200
@@ -45,6 +48,14 @@ extension Orientd {
 
         func validate() throws {
             guard (400...20000).contains(width) else { throw ValidationError("--width must be in 400...20000") }
+            if trace == "-", output == nil { throw ValidationError("--output is needed for a trace read from standard input") }
+        }
+
+        /// `Traces/fold.trace` → `fold.svg`, in the current folder.
+        static func defaultOutput(for trace: String) -> String {
+            let name = trace.split(separator: "/").last.map(String.init) ?? trace
+            let stem = name.hasSuffix(".trace") ? String(name.dropLast(".trace".count)) : name
+            return stem + ".svg"
         }
 
         func run() throws {
@@ -61,8 +72,10 @@ extension Orientd {
                 throw Classify.fail(error)
             }
             let plot = TracePlot(title: reader.name, maskDescription: engine.mask, width: width)
+            let path = output ?? Self.defaultOutput(for: trace)
             do {
-                try AtomicFile.write(plot.render(recorder.finished), to: output)
+                try AtomicFile.write(plot.render(recorder.finished), to: path)
+                if output == nil { print(path) }
             } catch {
                 printError("orientd: \(error)")
                 throw error.cannotCreate ? ExitStatus.cannotCreate : ExitStatus.ioError

@@ -143,6 +143,17 @@ struct PlotCommandTests {
         }
     }
 
+    @Test("Without --output the image is the trace's name with .svg in the current folder, and its name is printed")
+    func defaultOutput() throws {
+        let folder = try temporaryFolder().path
+        let plotted = try OrientdProcess.run(
+            ["-c", "cd \(folder) && exec \"$0\" plot \(Self.demoTrace)", OrientdProcess.binary], executable: "/bin/sh")
+        #expect(plotted.status == 0, "\(plotted.stderr)")
+        #expect(plotted.stdout == "demo.svg\n")
+        #expect(try PlottedSVG(path: folder + "/demo.svg").root.name == "svg")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["demo.svg"])
+    }
+
     @Test("A missing trace, bad data and an unwritable output fail naming the file, and leave no file behind")
     func failures() throws {
         let folder = try temporaryFolder()
@@ -171,7 +182,7 @@ struct PlotCommandTests {
         #expect(taken.stderr.contains("\(directory): cannot write"), "\(taken.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["plot.svg", "taken"])
 
-        for arguments in [["plot", Self.demoTrace], ["plot", Self.demoTrace, "-o", output, "--width", "10"],
+        for arguments in [["plot", "-"], ["plot", Self.demoTrace, "-o", output, "--width", "10"],
                           ["plot", Self.demoTrace, "-o", output, "--mask", "sideways"]] {
             #expect(try OrientdProcess.run(arguments).status == 64, "\(arguments)")
         }
