@@ -86,7 +86,8 @@ extension CompositorSocket {
     {
         let paths = candidates(for: kind, environment: environment)
         guard !paths.isEmpty else {
-            throw FollowError("no \(kind.rawValue) socket: \(kind.sessionVariable) is not set", retry: true)
+            let runtime = environment["XDG_RUNTIME_DIR"].map { " and none is in \($0)" } ?? " and XDG_RUNTIME_DIR is not set"
+            throw FollowError("no \(kind.rawValue) socket: \(kind.sessionVariable) is not set\(runtime)", retry: true)
         }
         var last = FollowError("no \(kind.rawValue) socket answered", retry: true)
         for path in paths {

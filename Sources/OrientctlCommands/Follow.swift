@@ -67,6 +67,8 @@ extension Orientctl {
                 let link = CompositorLink(
                     kind: kind, environment: environment, output: output, dryRun: dryRun,
                     settings: FollowSettings(touch: !noTouch, pen: !noPen, disableInTabletMode: disableInTabletMode))
+                // No compositor to talk to at start is a setup error, told at once (a restart later is waited for).
+                try await link.connectAtStart()
                 try await followDaemon(link)
             }
         }
@@ -186,6 +188,16 @@ actor CompositorLink {
         } catch {
             writeStandardError("orientctl: \(error.description)\n")
             if error.retry { lost(client) }
+        }
+    }
+
+    /// The first connection, made before orientd is asked for anything, with --dry-run too (which still asks the
+    /// compositor for its outputs): without one, follow exits 69 with the reason.
+    func connectAtStart() throws(ClientError) {
+        do {
+            try adopt(try CompositorSocket.connect(kind, environment: environment))
+        } catch {
+            throw ClientError(message: error.description, status: ExitCode(69))
         }
     }
 

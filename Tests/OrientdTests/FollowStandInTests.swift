@@ -206,6 +206,16 @@ struct FollowStandInTests {
             several.stderr.contains("several built-in panels (eDP-1, eDP-2); choose one with --output"),
             "\(several.stderr)")
 
+        // A compositor named with none running: told at once, with --dry-run too, rather than waited for.
+        for dryRun in [[], ["--dry-run"]] {
+            let absent = try session.follow(["--compositor", "sway"] + dryRun, environment: [:])
+            absent.process.waitUntilExit()
+            #expect(absent.process.terminationStatus == 69, "\(dryRun): \(absent.stderr)")
+            #expect(
+                absent.stderr.contains("no sway socket: SWAYSOCK is not set and none is in \(session.runtime)"),
+                "\(absent.stderr)")
+        }
+
         let niri = try session.follow(["--compositor", "niri", "--disable-in-tablet-mode", "kbd"], environment: [:])
         niri.process.waitUntilExit()
         #expect(niri.process.terminationStatus == 64, "\(niri.stderr)")
