@@ -99,7 +99,7 @@ enum Daemon {
                 source: source, eventLoop: loop, publisher: publisher, subscribersToOpen: options.replayWaitFor,
                 keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd, followsPresence: facade != nil, logger: logger),
             demand: demand, logger: logger)
-        let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking)
+        let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking, logger: logger)
 
         // A `get` waits a second for a fresh state, unless the replay waits for subscribers (a test's setup: a `get`
         // must not start it, so it answers at once).
@@ -167,13 +167,23 @@ enum Daemon {
         }.get()
     }
 
-    /// Lock, unlock and set-mask, in order, each saved on `disk` (a thread that may block) before it is answered.
+    /// Lock, unlock and set-mask, in order, each saved on `disk` (a thread that may block) before it is answered; a
+    /// save that fails is refused to the client and said in the log, both naming the file or folder.
     private static func makeControls(
-        on loop: any EventLoop, publisher: NIOLoopBound<Publisher>, store: StateStore, disk: NIOThreadPool
+        on loop: any EventLoop, publisher: NIOLoopBound<Publisher>, store: StateStore, disk: NIOThreadPool,
+        logger: Logger
     ) async throws -> NIOLoopBound<ControlQueue> {
-        try await loop.submit {
+        let save: @Sendable (PersistentState) throws -> Void = { state in
+            do {
+                try store.save(state)
+            } catch {
+                logger.error("cannot save the state, so the request is refused: \(error)")
+                throw error
+            }
+        }
+        return try await loop.submit {
             NIOLoopBound(
-                ControlQueue(publisher: publisher.value, save: { try store.save($0) }) { work, done in
+                ControlQueue(publisher: publisher.value, save: save) { work, done in
                     disk.runIfActive(eventLoop: loop, work).assumeIsolated().whenComplete { result in
                         if case .failure(let error) = result { done(error) } else { done(nil) }
                     }

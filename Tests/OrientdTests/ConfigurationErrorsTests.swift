@@ -71,3 +71,23 @@ struct ConfigurationErrorsTests {
         #expect(misplaced.stderr.contains("move it before the first [section] header"), "\(misplaced.stderr)")
     }
 }
+
+extension ConfigurationErrorsTests {
+    @Test("A lock that cannot be saved is refused naming the state folder, and said in the daemon's log")
+    func unsavableState() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A file where the state folder's parent should be: no one, root included, can make the folder.
+        try "".write(toFile: folder + "/file", atomically: true, encoding: .utf8)
+        let stateDirectory = folder + "/file/state"
+        let daemon = try DaemonHarness(
+            ["--replay", PlotCommandTests.demoTrace, "--state-directory", stateDirectory])
+        try daemon.waitUntilListening()
+        let lock = try OrientdProcess.run(["lock", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
+        #expect(lock.status == 70)
+        #expect(lock.stderr.contains("cannot save the state: \(stateDirectory): cannot create the folder: "), "\(lock.stderr)")
+        #expect(daemon.log.contains("cannot save the state, so the request is refused: \(stateDirectory):"), "\(daemon.log)")
+        #expect(try daemon.poll { _ in true }?.locked == false)
+        daemon.expectCleanStop()
+    }
+}

@@ -47,7 +47,12 @@ public struct StateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
-        try FileDescriptor.ensureDirectory(directory)
+        do {
+            try FileDescriptor.ensureDirectory(directory)
+        } catch {
+            // The file's own errors name it; this one would name nothing ("Permission denied").
+            throw DirectoryFailure(directory: directory, reason: "\(error)")
+        }
         try AtomicFile.write(bytes: bytes, to: path, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: true)
     }
 
@@ -65,6 +70,13 @@ public struct StateStore: Sendable {
             return unlink(directory + "/" + name) == 0
         }
     }
+}
+
+/// The state directory could not be made.
+public struct DirectoryFailure: Error, CustomStringConvertible {
+    public var directory: String
+    public var reason: String
+    public var description: String { "\(directory): cannot create the folder: \(reason)" }
 }
 
 extension FileDescriptor {
