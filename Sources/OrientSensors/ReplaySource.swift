@@ -52,13 +52,19 @@ public struct ReplaySource: SampleSource {
     /// moves only by what `sleep` was asked, so that pacing is checked without waiting.
     public typealias Now = @Sendable () -> ContinuousClock.Instant
 
-    /// Opens the trace and checks its preamble, so a bad path fails at start, not later. The reader opened here
-    /// is the one that plays, so standard input (`-`) and named pipes work; only `loop` opens the path again.
+    /// Opens the trace and checks it, so that a bad path or a bad line fails at start, naming the line, rather than
+    /// when a client first opens the replay (or never, with none). A file is read through once here; standard input
+    /// (`-`) and named pipes are played by the reader opened here, so only their preamble is checked before. Only
+    /// `loop` opens the path again.
     public init(
         path: String, speed: Speed = .factor(1), loop: Bool = false,
         sleep: @escaping Sleep = { try await Task.sleep(for: $0) }, now: @escaping Now = { .now }
     ) throws(TraceError) {
         let reader = try TraceReader(path: path)
+        if reader.isRegularFile {
+            let check = try TraceReader(path: path)
+            while try check.next() != nil {}
+        }
         self.path = path
         self.speed = speed
         self.loop = loop

@@ -60,9 +60,10 @@ extension Orientd {
             output.flush()
         }
 
-        /// Reports a trace that cannot be read, and gives the exit status for it; `plot` reports the same way.
-        static func fail(_ error: TraceError) -> ExitCode {
-            printError("orientd: \(error)")
+        /// Reports a trace that cannot be read, and gives the exit status for it; `plot` and `run --replay` report
+        /// the same way (the daemon, `quietly`, logs the error itself).
+        static func fail(_ error: TraceError, quietly: Bool = false) -> ExitCode {
+            if !quietly { printError("orientd: \(error)") }
             switch error.kind {
             case .cannotOpen: return ExitStatus.noInput
             case .readFailed: return ExitStatus.ioError

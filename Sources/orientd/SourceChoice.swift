@@ -17,7 +17,9 @@ enum SourceChoice {
                     path: replay, speed: ReplaySource.Speed(options.speed) ?? .factor(1), loop: options.loop,
                     sleep: { try await loop.sleep(for: $0) })
             } catch {
-                throw ServerError("\(error)")
+                // As classify and plot answer the same trace: 66 when it cannot be opened, 65 for bad data.
+                logger.error("\(error)")
+                throw Orientd.Classify.fail(error, quietly: true)
             }
         }
         return IIOSampleSource(configuration: LiveSensorConfiguration(device: device), logger: logger)

@@ -102,3 +102,25 @@ extension CommandsAgreeTests {
         daemon.expectCleanStop()
     }
 }
+
+extension CommandsAgreeTests {
+    @Test("A replayed trace with a bad line fails at start naming the line, with classify's status, client or none")
+    func badReplayedTrace() throws {
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let trace = folder + "/bad.trace"
+        try "t,x,y,z\n0,0,-9.8,0\n0.02,0,-9.8,0\n0.04,0,-9.8\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let classified = try OrientdProcess.run(["classify", trace])
+        let run = try OrientdProcess.run(
+            ["run", "--config", "/dev/null", "--replay", trace, "--exit-at-end", "--socket", folder + "/orientd.sock",
+             "--state-directory", folder + "/state"])
+        #expect(run.status == 65)
+        #expect(run.status == classified.status)
+        #expect(run.stderr.contains("\(trace):4: expected 4 columns"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/orientd.sock"), "it never served")
+
+        let missing = try OrientdProcess.run(["run", "--config", "/dev/null", "--replay", folder + "/none.trace"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("\(folder)/none.trace: cannot open"), "\(missing.stderr)")
+    }
+}
