@@ -179,3 +179,14 @@ struct ClassifyConvertibleTests {
         }
     }
 }
+
+extension ClassifyConvertibleTests {
+    @Test("The shipped fold trace names the laptop upright as a landscape panel does, as the daemon on one would")
+    func shippedFoldTraceIsLandscape() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Traces/fold.trace").standardized.path
+        let first = try #require(try classify(path).first { $0.device != nil })
+        #expect(first.device == "landscape-left")
+        #expect(first.interface == "landscape-right")
+    }
+}

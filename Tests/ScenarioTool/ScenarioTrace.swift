@@ -69,9 +69,10 @@ struct ScenarioTrace: ParsableCommand {
             let names = scenarios.map { $0.name.prefix { $0 != "@" } }.joined(separator: ", ")
             throw ValidationError("no convertible scenario named '\(name)'; there are: \(names)")
         }
+        // A convertible's panel is landscape: upright as a laptop is landscape-left, as orientd on one names it.
         let metadata = TraceMetadata(
             mountMatrix: scenario.mountMatrix, baseMountMatrix: scenario.baseMountMatrix,
-            source: "scenario-trace --convertible \(name) --rate \(rate) --seed \(seed)")
+            source: "scenario-trace --convertible \(name) --rate \(rate) --seed \(seed)", naturalOrientation: .landscape)
         print(TraceFormat.preamble(metadata, columns: .displayAndBase), terminator: "")
         print(scenario.samples.map(TraceFormat.line).joined(), terminator: "")
     }
