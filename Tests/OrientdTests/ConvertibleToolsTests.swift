@@ -218,3 +218,25 @@ struct ConvertibleToolsTests {
         #expect(report["base"] is NSNull && report["hinge"] is NSNull, "\(json.stdout)")
     }
 }
+
+extension ConvertibleToolsTests {
+    @Test("doctor says whether the machine has a tablet-mode switch of its own, and what a convertible without one misses")
+    func doctorTabletModeSwitch() throws {
+        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135)
+        let without = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
+        #expect(without.stdout.contains("Tablet-mode switch: the machine has none of its own."), "\(without.stdout)")
+        #expect(without.stdout.contains("GNOME and KDE turn a convertible's screen only in tablet mode"), "\(without.stdout)")
+        #expect(without.stdout.contains("tablet-mode-switch = yes"), "\(without.stdout)")
+
+        try convertible.testbed.addTabletModeSwitch(name: "Intel Virtual Buttons")
+        let with = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
+        #expect(
+            with.stdout.contains("Tablet-mode switch: the machine's own, Intel Virtual Buttons (/dev/input/event6); GNOME and KDE follow it."),
+            "\(with.stdout)")
+        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: convertible.testbed.environment)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let switches = try #require((report["tablet-mode"] as? [String: Any])?["switches"] as? [[String: Any]], "\(json.stdout)")
+        #expect(switches.map { $0["node"] as? String } == ["/dev/input/event6"])
+        #expect(switches.first?["is-orientds"] as? Bool == false)
+    }
+}

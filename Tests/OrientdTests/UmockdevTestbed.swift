@@ -154,6 +154,11 @@ final class UmockdevTestbed {
         _ = try send(["proximity-switch-set": near])
     }
 
+    /// An input device reporting SW_TABLET_MODE named `name`: the machine's own tablet-mode switch.
+    func addTabletModeSwitch(name: String) throws {
+        _ = try send(["tablet-mode-switch": name])
+    }
+
     /// An emulated lid switch (an input device reporting SW_LID), shut or open.
     func addLidSwitch(closed: Bool) throws {
         _ = try send(["lid": closed])

@@ -134,20 +134,27 @@ final class UdevSession {
         return result
     }
 
-    /// The event node of the first input device whose switches include SW_LID (bit 0 of its `capabilities/sw`
-    /// bitmask, kept on the parent `input*` device), or nil.
+    /// The event node of the first input device whose switches include SW_LID, or nil.
     func lidSwitchNode() -> String? {
-        var nodes: [String] = []
+        switchDevices(code: 0).first?.node
+    }
+
+    /// The input devices whose switches include `code` (SW_LID 0, SW_TABLET_MODE 1: bit `code` of the
+    /// `capabilities/sw` bitmask kept on the parent `input*` device), with the parent's `name`, by event node.
+    func switchDevices(code: Int) -> [(node: String, name: String)] {
+        var found: [(node: String, name: String)] = []
         forEachDevice(subsystem: "input", sysname: "event*") { device, _ in
             guard let node = optionalString(udev_device_get_devnode(device)),
                 let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
-                let switches = optionalString(udev_device_get_sysattr_value(parent, "capabilities/sw"))?.trimmingSpaces,
-                // The bitmask is written in hex words, most significant first: SW_LID is the last digit's bit 0.
-                let last = switches.last?.hexDigitValue, last & 1 == 1
+                let switches = optionalString(udev_device_get_sysattr_value(parent, "capabilities/sw")),
+                // Hex words, most significant first, each as long as the kernel's long: the switches' codes are
+                // below 32, so in the last word.
+                let last = switches.split(separator: " ").last.flatMap({ UInt64(String($0).trimmingSpaces, radix: 16) }),
+                code < 32, last & (1 << code) != 0
             else { return }
-            nodes.append(node)
+            found.append((node, optionalString(udev_device_get_sysattr_value(parent, "name")) ?? ""))
         }
-        return nodes.sorted { $0.localizedStandardLess($1) }.first
+        return found.sorted { $0.node.localizedStandardLess($1.node) }
     }
 
     /// Starts listening for add, remove and change events of `subsystems`; returns the descriptor to poll. From now

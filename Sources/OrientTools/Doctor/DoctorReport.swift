@@ -132,6 +132,8 @@ package struct DoctorReport: Codable {
     var missingReadingSensors: [String: String] = [:]
     /// What the running daemon said of its own sensors; nil when it was not asked.
     package var daemon: RunningDaemon?
+    /// The tablet-mode switches the desktops read; nil when not looked for.
+    var tabletMode: TabletMode?
 
     /// The running daemon as its `status` shows it: what each sensor ran into since it started (a buffer that gave
     /// nothing and was opened again or polled, a sensor that stopped reading, a resume).
@@ -154,7 +156,7 @@ package struct DoctorReport: Codable {
 
     enum CodingKeys: String, CodingKey {
         case devices, panel, sensor, readings, device, interface, warnings, base, hinge, readingSensors, missingReadingSensors
-        case daemon
+        case daemon, tabletMode
     }
 
     /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
@@ -171,6 +173,7 @@ package struct DoctorReport: Codable {
         try c.encode(readingSensors, forKey: .readingSensors)
         try c.encode(missingReadingSensors, forKey: .missingReadingSensors)
         try c.encodeIfPresent(daemon, forKey: .daemon)
+        try c.encodeIfPresent(tabletMode, forKey: .tabletMode)
         if sensor != nil {
             try c.encode(base, forKey: .base)
             try c.encode(hinge, forKey: .hinge)
@@ -188,6 +191,7 @@ package struct DoctorReport: Codable {
         let end = ContinuousClock.now + .seconds(seconds)
         let readingCapture = await ReadingCapture.start(ReadingSources.all(logger: Logger(label: "orientd doctor")))
         await report.examineAccelerometer(device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds)
+        report.examineTabletModeSwitches()
         try? await Task.sleep(until: end, clock: .continuous)
         for (kind, events) in await readingCapture.stop() {
             report.analyseReadings(events, kind: kind, seconds: seconds)
@@ -463,6 +467,7 @@ package struct DoctorReport: Codable {
                 lines.append("Hinge angle: unknown: \(hinge.unknownReason ?? "?") (posture \(hinge.posture), tablet mode \(tabletMode)\(lid))")
             }
         }
+        lines += tabletModeLines
         lines += readingSensorLines
         lines += daemonLines
         lines.append("")

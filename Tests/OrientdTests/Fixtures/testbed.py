@@ -30,6 +30,8 @@ the emulated devices. Commands, one JSON object a line, each answered with one J
                        "name": NAME}, {"event": [TYPE, CODE, VALUE]} for each input_event written -> {"log": [...]}
   {"lid": CLOSED}      an emulated lid switch, /dev/input/event7 (SW_LID in capabilities/sw), reading shut
                        (true) or open; EVIOCGSW answers its state                -> {"ok": true}
+  {"tablet-mode-switch": NAME}  an input device reporting SW_TABLET_MODE (its parent's capabilities/sw), named
+                       NAME, /dev/input/event6: the machine's own switch, as intel-vbtn makes one -> {"ok": true}
   {"lid-set": CLOSED}  the lid shut or opened: the state, and an EV_SW/SW_LID event and a SYN_REPORT written
                        for a reader of the node                                   -> {"ok": true}
   {"proximity-switch": NEAR}  an emulated gpio-keys proximity switch, /dev/input/event4 (SW_FRONT_PROXIMITY in
@@ -241,6 +243,9 @@ for line in sys.stdin:
         lid_state["closed"] = command["lid"]
         add_input_device("PNP0C0D:00", 7, {"name": "Lid Switch", "capabilities/sw": "1"})
         testbed.attach_ioctl(LID_NODE, lid_handler)
+        print(json.dumps({"ok": True}), flush=True)
+    elif "tablet-mode-switch" in command:
+        add_input_device("INT33D6:00", 6, {"name": command["tablet-mode-switch"], "capabilities/sw": "2"})
         print(json.dumps({"ok": True}), flush=True)
     elif "proximity-switch" in command:
         proximity_state["near"] = command["proximity-switch"]

@@ -1,0 +1,43 @@
+import OrientSensors
+
+extension DoctorReport {
+    /// Whether the machine has a tablet-mode switch of its own: GNOME (in touch mode) and KDE Plasma (its
+    /// default auto-rotate policy) turn a convertible's built-in screen only in tablet mode, which they read from
+    /// such a switch. Without one, orientd's (`tablet-mode-switch = yes`) is what tells them.
+    struct TabletMode: Codable {
+        /// Every input device reporting SW_TABLET_MODE, orientd's own included; nil when udev cannot be asked.
+        var switches: [TabletModeSwitchDevice]?
+
+        var machineSwitches: [TabletModeSwitchDevice] { (switches ?? []).filter { !$0.isOrientds } }
+    }
+
+    mutating func examineTabletModeSwitches() {
+        tabletMode = TabletMode(switches: TabletModeSwitchDiscovery.find())
+    }
+
+    /// The lines that say who reports tablet mode to the desktops, and what follows for rotation.
+    var tabletModeLines: [String] {
+        guard let tabletMode else { return [] }
+        guard let switches = tabletMode.switches else {
+            return ["", "Tablet-mode switch: unknown (udev cannot list the input devices)"]
+        }
+        var lines = [""]
+        let own = tabletMode.machineSwitches
+        if own.isEmpty {
+            lines.append("Tablet-mode switch: the machine has none of its own.")
+            if base != nil {
+                lines.append(
+                    "  GNOME and KDE turn a convertible's screen only in tablet mode, which they read from such a switch;")
+                lines.append(
+                    "  with none they never turn it. tablet-mode-switch = yes makes orientd report one (docs/convertibles.md).")
+            }
+        } else {
+            let names = own.map { "\($0.name) (\($0.node))" }.joined(separator: ", ")
+            lines.append("Tablet-mode switch: the machine's own, \(names); GNOME and KDE follow it.")
+        }
+        for device in switches where device.isOrientds {
+            lines.append("  orientd's own switch is there too: \(device.node)")
+        }
+        return lines
+    }
+}
