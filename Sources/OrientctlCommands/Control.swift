@@ -4,7 +4,9 @@ import OrientProtocol
 extension Orientctl {
     /// `orientctl lock`: hold the interface orientation where it is.
     struct Lock: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lock rotation (root or the control group).")
+        static let configuration = CommandConfiguration(
+            abstract: "Lock the interface orientation for socket clients (root or the control group).",
+            discussion: Orientctl.whoObeys)
         @OptionGroup var connection: ConnectionOptions
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
@@ -15,7 +17,9 @@ extension Orientctl {
 
     /// `orientctl unlock`.
     struct Unlock: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unlock rotation (root or the control group).")
+        static let configuration = CommandConfiguration(
+            abstract: "Unlock the interface orientation for socket clients (root or the control group).",
+            discussion: Orientctl.whoObeys)
         @OptionGroup var connection: ConnectionOptions
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
@@ -27,7 +31,8 @@ extension Orientctl {
     /// `orientctl mask M`.
     struct Mask: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set the system mask (root or the control group); `default` restores the configured one.")
+            abstract: "Set the system mask for socket clients (root or the control group); `default` restores the configured one.",
+            discussion: Orientctl.whoObeys)
         @OptionGroup var connection: ConnectionOptions
         @Flag(help: "Print the daemon's JSON reply.") var json = false
         @Argument(help: "A mask such as all, landscape or portrait|landscape-left, or default.") var mask: String

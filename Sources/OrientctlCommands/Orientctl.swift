@@ -7,7 +7,7 @@ package struct Orientctl: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "orientctl",
         abstract: "Ask orientd for the orientation, follow it, or lock it.",
-        discussion: """
+        discussion: whoObeys + "\n\n" + """
             Exit status: 0 success, 64 bad usage, 65 the daemon refused the request (bad or empty mask), \
             69 the daemon is not running, 77 permission denied, 70 an unexpected reply.
             """,
@@ -19,6 +19,15 @@ package struct Orientctl: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     package init() {}
+
+    /// Who obeys `lock` and `mask`, said the same way in the help, the manual, the README and docs/dbus.md.
+    static let whoObeys = """
+        The lock and the system mask (orientctl lock, unlock and mask) hold the interface orientation orientd \
+        publishes on its socket: every socket client obeys them, each within its own --mask (orientctl follow on \
+        sway, Hyprland and niri, watch, get and monitor, and any compositor or script on the socket). They do not \
+        reach D-Bus: iio-sensor-proxy's AccelerometerOrientation is the device orientation, which a lock never \
+        holds (as in iOS), and GNOME, KDE and Phosh turn the screen from it under their own rotation lock.
+        """
 }
 
 /// Options every subcommand has.
