@@ -5,10 +5,13 @@
 #    completion scripts parse, and bash completes orientctl's subcommands and the values of --mask.
 #
 # B. The markdown files (scripts/check-markdown.py): README.md, PROTOCOL.md, BENCHMARKS.md, RELIABILITY.md,
-#    NEWS.md and docs/*.md. NEWS.md is history, so only its links are checked (rules 2 to 4 skip it).
+#    NEWS.md, docs/*.md and docs/development/*.md. NEWS.md is history, so only its links are checked (rules 2 to 4
+#    skip it).
 #    1. Links. Every [text](target) and ![alt](target) outside code, whose target is not a URL (scheme:...),
 #       names a file or folder that exists, relative to the file that links; a #anchor names a heading of the
-#       target markdown file (a bare #anchor, of the same file), spelled as GitHub spells heading anchors.
+#       target markdown file (a bare #anchor, of the same file), spelled as GitHub spells heading anchors. A file
+#       that `make install` installs (the five above and docs/*.md) links only to installed files (those, and
+#       docs/*.svg), so that its links work in the package too; docs/development/ stays in the repository.
 #    2. Commands and options the docs name. A command line is an inline code span, or a line of a fenced code
 #       block with its backslash-continued lines and the indented lines under it that start with an option or
 #       `[` (a wrapped synopsis). Quoted text, shell comments, `[`, `]` and `...` are dropped, and the rest is

@@ -21,9 +21,21 @@ SUMMARY_HEADING = "## Summary against the targets"
 SUMMARY_ROW_LIMIT = 400     # characters: one line per target, a person reads it (issue 54)
 
 
+# What `make install` puts in the documentation folder (with docs/ under it), as the package ships it: the files
+# the installed documents may link to. The rest (docs/development/, the sources) is there only in the repository.
+INSTALLED_DOCS = TOP_LEVEL_DOCS + ("docs/*.md", "docs/*.svg")
+DEVELOPMENT_DOCS = pathlib.Path("docs/development")
+
+
 def markdown_files():
     files = [pathlib.Path(name) for name in TOP_LEVEL_DOCS]
-    return [path for path in files if path.exists()] + sorted(pathlib.Path("docs").glob("*.md"))
+    return ([path for path in files if path.exists()] + sorted(pathlib.Path("docs").glob("*.md"))
+            + sorted(DEVELOPMENT_DOCS.glob("*.md")))
+
+
+def installed(path):
+    """Whether `path` (relative to the repository) is one of the installed documentation files."""
+    return any(path.match(pattern) and len(path.parts) == len(pathlib.Path(pattern).parts) for pattern in INSTALLED_DOCS)
 
 
 errors = []
@@ -240,6 +252,10 @@ def check_links(documents):
             if not path.exists():
                 error(doc.path, line, f"link to {target}: {file_part} does not exist")
                 continue
+            relative = path.relative_to(pathlib.Path.cwd().resolve())
+            if installed(doc.path) and file_part and not installed(relative):
+                error(doc.path, line, f"link to {target}: {relative} is not installed with the documentation, so the "
+                      "link breaks in the package; name it in plain text, or install it")
             if not anchor:
                 continue
             target_doc = by_path.get(path)

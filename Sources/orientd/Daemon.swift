@@ -22,7 +22,7 @@ import Glibc
 /// facade (one snapshot at each change), and the tablet-mode switch follows its system state. Demand for the
 /// sensors flows back through one channel, ``SensorDemand``. Settings reach every part one way too:
 /// ``RunningConfiguration`` hands them to each ``ConfiguredPart`` at start and at every reload, one change at a
-/// time. docs/layout.md draws it.
+/// time. docs/development/layout.md draws it.
 enum Daemon {
     /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
     static let partTypes: [any ConfiguredPart.Type] = [
