@@ -47,10 +47,19 @@ ORDER_FILE = Release/orientd.order
 NO_PIE = -Xswiftc -Xclang-linker -Xswiftc -no-pie
 DAEMON_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering $(NO_PIE)
 
-.PHONY: deps build release order-file run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
+.PHONY: deps test-deps build release order-file run test check-units docs check-docs install demo-trace plot-demo \
+	fold-trace plot-fold clean
 
+# What the build needs and nothing more: on Debian the missing build packages, with apt-get; elsewhere a check with
+# pkg-config that names what is missing for dnf and pacman. No service, user or locale is touched
+# (scripts/build-deps.sh says what and why).
 deps:
-	scripts/install-deps.sh
+	SWIFT=$(SWIFT) scripts/build-deps.sh
+
+# What `make test` needs besides: the test-only Debian packages, the system user orientd the tests run the daemon
+# as, and the fr_FR.UTF-8 locale (scripts/test-deps.sh). It runs scripts/build-deps.sh first.
+test-deps:
+	SWIFT=$(SWIFT) scripts/test-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -67,7 +76,7 @@ release: deps
 # Runs the release daemon under valgrind's callgrind while it serves (scripts/order-file.py says how) and writes
 # the functions it ran to $(ORDER_FILE). A few minutes; run it after changes to what the daemon does while serving.
 order-file:
-	scripts/install-deps.sh valgrind
+	SWIFT=$(SWIFT) scripts/build-deps.sh valgrind
 	$(SWIFT) build $(RELEASE_FLAGS) $(NO_PIE) --product orientd
 	ln -sf orientd .build/release/orientctl
 	scripts/order-file.py generate .build/release/orientd .build/release/orientctl $(ORDER_FILE)
@@ -82,7 +91,7 @@ run: release
 
 # The load suite (Tests/OrientdTests/Load) runs on its own after the others, one test at a time, so that its
 # thousand clients do not compete with them for the machine.
-test: deps $(HWDB_FIXTURE) $(HWDB_TOOL)
+test: test-deps $(HWDB_FIXTURE) $(HWDB_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip LoadTests
 	$(SWIFT) test --skip-build --no-parallel --filter LoadTests
@@ -188,14 +197,14 @@ install: release
 # path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb
 .PHONY: deb check-deb
 deb: release
-	scripts/install-deps.sh debhelper
+	SWIFT=$(SWIFT) scripts/build-deps.sh debhelper
 	scripts/build-deb.sh
 
 # Builds the package, and the same build packaged as a later version (for the upgrade), runs lintian, installs it,
 # checks it and the daemon it holds, upgrades, downgrades, removes and installs it again, and purges it
 # (scripts/check-deb.sh says what, and how the machine is put back as it was).
 check-deb: deb
-	scripts/install-deps.sh lintian
+	SWIFT=$(SWIFT) scripts/build-deps.sh lintian
 	scripts/build-deb.sh --version-suffix +check1 --out .build/deb-next
 	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb) $$(ls .build/deb-next/orientd_*.deb)
 

@@ -64,10 +64,9 @@ restore() {
     fi
     if known orientd; then apt_get purge orientd || status=1; fi
     if [ "$had_proxy" = yes ] && ! installed iio-sensor-proxy; then
+        # Put back as it was: its service is left to what the package's own install does, as on any machine.
         apt_get install --no-install-recommends iio-sensor-proxy && apt-mark -qq "$proxy_mark" iio-sensor-proxy ||
             status=1
-        # As scripts/install-deps.sh leaves it: its daemon never runs beside orientd's tests.
-        if [ -d /run/systemd/system ]; then systemctl disable --now iio-sensor-proxy.service || true; fi
     fi
     [ -z "${run:-}" ] || rm -rf "$run"
     exit "$status"
@@ -126,7 +125,7 @@ systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/
 man -w orientd orientctl >/dev/null || fail "no manual pages"
 
 # The postinst's `systemd-sysusers orientd.conf`, in an empty root holding the installed file: the user existed
-# here before (scripts/install-deps.sh makes it for the tests), so its creation is seen there.
+# here before (scripts/test-deps.sh makes it for the tests), so its creation is seen there.
 mkdir -p "$run/root/etc" "$run/root/usr/lib/sysusers.d"
 cp /usr/lib/sysusers.d/orientd.conf "$run/root/usr/lib/sysusers.d/"
 systemd-sysusers --root="$run/root" orientd.conf >/dev/null 2>&1
