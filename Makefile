@@ -47,8 +47,8 @@ ORDER_FILE = Release/orientd.order
 NO_PIE = -Xswiftc -Xclang-linker -Xswiftc -no-pie
 DAEMON_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering $(NO_PIE)
 
-.PHONY: deps test-deps build release order-file run test check-units docs check-docs install demo-trace plot-demo \
-	fold-trace plot-fold clean
+.PHONY: deps test-deps build release order-file run test check-units docs check-docs install uninstall demo-trace \
+	plot-demo fold-trace plot-fold clean
 
 # What the build needs and nothing more: on Debian the missing build packages, with apt-get; elsewhere a check with
 # pkg-config that names what is missing for dnf and pacman. No service, user or locale is touched
@@ -157,17 +157,40 @@ check-docs:
 	$(MAKE) docs DOCS_FROM=$$($(SWIFT) build --show-bin-path)
 	scripts/check-docs.sh .build/docs $$($(SWIFT) build --show-bin-path)
 
+# The folders `make install` puts files in. Those it has to make, and their parents that it makes with them, are
+# recorded in INSTALL_RECORD (a line per folder: DESTDIR, a tab, the folder), so that `make uninstall` removes them
+# again once they are empty, and no folder that was there before (/usr/local/bin, /etc/udev/rules.d), empty or not.
+# orientd's own folders it removes when empty in any case.
+INSTALL_FOLDERS = $(BINDIR) $(UNITDIR) $(USERUNITDIR) $(UDEVRULESDIR) $(SYSUSERSDIR) $(DBUSPOLICYDIR) $(DBUSSERVICEDIR) \
+	$(POLKITACTIONDIR) $(SYSCONFDIR)/orientd $(DOCDIR) $(DOCDIR)/docs $(MANDIR)/man1 \
+	$(BASHCOMPLETIONDIR) $(ZSHCOMPLETIONDIR) $(FISHCOMPLETIONDIR)
+OWN_FOLDERS = $(SYSCONFDIR)/orientd $(DOCDIR)/docs $(DOCDIR)
+INSTALL_RECORD = .build/install-record
+DOC_FILES = README.md PROTOCOL.md NEWS.md tablet-mode-switch.conf
+# Every file `make install` puts but the configuration /etc/orientd/orientd.conf, which `make uninstall` keeps when
+# it was edited, and docs/*.md, which it removes as they are found installed.
+INSTALLED_FILES = $(BINDIR)/orientd $(BINDIR)/orientctl $(UNITDIR)/orientd.service $(UNITDIR)/orientd.socket \
+	$(USERUNITDIR)/orientd-follow.service $(UDEVRULESDIR)/80-orientd.rules $(SYSUSERSDIR)/orientd.conf \
+	$(DBUSPOLICYDIR)/orientd.conf $(DBUSSERVICEDIR)/net.hadess.SensorProxy.service \
+	$(POLKITACTIONDIR)/net.hadess.SensorProxy.policy $(addprefix $(DOCDIR)/,$(DOC_FILES)) \
+	$(MANDIR)/man1/orientd.1 $(MANDIR)/man1/orientctl.1 $(BASHCOMPLETIONDIR)/orientd $(BASHCOMPLETIONDIR)/orientctl \
+	$(ZSHCOMPLETIONDIR)/_orientd $(ZSHCOMPLETIONDIR)/_orientctl $(FISHCOMPLETIONDIR)/orientd.fish \
+	$(FISHCOMPLETIONDIR)/orientctl.fish $(SYSCONFDIR)/orientd/orientd.conf.sample
+
 install: release
 	$(MAKE) docs
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(POLKITACTIONDIR) \
-		$(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+	mkdir -p $(dir $(INSTALL_RECORD))
+	for folder in $(INSTALL_FOLDERS); do \
+		while [ "$$folder" != / ] && [ ! -d "$(DESTDIR)$$folder" ]; do \
+			printf '%s\t%s\n' "$(DESTDIR)" "$$folder"; folder=$$(dirname "$$folder"); \
+		done; \
+	done >> $(INSTALL_RECORD)
+	install -d $(addprefix $(DESTDIR),$(INSTALL_FOLDERS))
 	install -m 0755 -s .build/release/orientd $(DESTDIR)$(BINDIR)/
 	ln -sf orientd $(DESTDIR)$(BINDIR)/orientctl
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
-	install -d $(DESTDIR)$(USERUNITDIR) && sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
+	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
 	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
@@ -175,7 +198,7 @@ install: release
 	install -m 0644 Systemd/net.hadess.SensorProxy.policy $(DESTDIR)$(POLKITACTIONDIR)/
 	install -m 0644 README.md PROTOCOL.md NEWS.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
 	# The README's links lead to docs/, so the topic files go there too (the plots stay in the repository).
-	install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
 	for tool in orientd orientctl; do \
 		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \
@@ -192,6 +215,13 @@ install: release
 	if [ -z "$(DESTDIR)" ]; then systemd-sysusers $(SYSUSERSDIR)/orientd.conf; fi
 	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
 		"&& udevadm trigger --action=add --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
+
+# Removes what `make install` put, given the same PREFIX, DESTDIR and folder variables, and the folders it made once
+# they are empty. An edited /etc/orientd/orientd.conf is kept, and so are the system user orientd and the service's
+# state in /var/lib/orientd; it stops if orientd's units are enabled (scripts/uninstall.sh says why).
+uninstall:
+	@scripts/uninstall.sh "$(DESTDIR)" $(INSTALL_RECORD) $(SYSCONFDIR)/orientd/orientd.conf "$(OWN_FOLDERS)" \
+		$(INSTALLED_FILES) '$(DOCDIR)/docs/*.md'
 
 # The Debian package (debian/), built with debhelper from the release binaries; the last line printed is the
 # path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb
