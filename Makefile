@@ -162,13 +162,16 @@ check-docs:
 # again once they are empty, and no folder that was there before (/usr/local/bin, /etc/udev/rules.d), empty or not.
 # orientd's own folders it removes when empty in any case.
 INSTALL_FOLDERS = $(BINDIR) $(UNITDIR) $(USERUNITDIR) $(UDEVRULESDIR) $(SYSUSERSDIR) $(DBUSPOLICYDIR) $(DBUSSERVICEDIR) \
-	$(POLKITACTIONDIR) $(SYSCONFDIR)/orientd $(DOCDIR) $(DOCDIR)/docs $(MANDIR)/man1 \
+	$(POLKITACTIONDIR) $(SYSCONFDIR)/orientd $(DOCDIR) $(DOCDIR)/docs $(DOCDIR)/Systemd $(MANDIR)/man1 \
 	$(BASHCOMPLETIONDIR) $(ZSHCOMPLETIONDIR) $(FISHCOMPLETIONDIR)
-OWN_FOLDERS = $(SYSCONFDIR)/orientd $(DOCDIR)/docs $(DOCDIR)
+OWN_FOLDERS = $(SYSCONFDIR)/orientd $(DOCDIR)/docs $(DOCDIR)/Systemd $(DOCDIR)
 INSTALL_RECORD = .build/install-record
-DOC_FILES = README.md PROTOCOL.md NEWS.md tablet-mode-switch.conf
+# The documentation: the README and every file its links lead to (the installed package is checked for that,
+# scripts/check-deb.sh), docs/*.md and docs/*.svg aside. Systemd/orientd.conf is the sample as shipped, which
+# docs/configuration.md links to.
+DOC_FILES = README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE tablet-mode-switch.conf Systemd/orientd.conf
 # Every file `make install` puts but the configuration /etc/orientd/orientd.conf, which `make uninstall` keeps when
-# it was edited, and docs/*.md, which it removes as they are found installed.
+# it was edited, and docs/*.md and docs/*.svg, which it removes as they are found installed.
 INSTALLED_FILES = $(BINDIR)/orientd $(BINDIR)/orientctl $(UNITDIR)/orientd.service $(UNITDIR)/orientd.socket \
 	$(USERUNITDIR)/orientd-follow.service $(UDEVRULESDIR)/80-orientd.rules $(SYSUSERSDIR)/orientd.conf \
 	$(DBUSPOLICYDIR)/orientd.conf $(DBUSSERVICEDIR)/net.hadess.SensorProxy.service \
@@ -196,9 +199,11 @@ install: release
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	install -m 0644 Systemd/net.hadess.SensorProxy.policy $(DESTDIR)$(POLKITACTIONDIR)/
-	install -m 0644 README.md PROTOCOL.md NEWS.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
-	# The README's links lead to docs/, so the topic files go there too (the plots stay in the repository).
-	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 0644 README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE Systemd/tablet-mode-switch.conf \
+		$(DESTDIR)$(DOCDIR)/
+	install -m 0644 Systemd/orientd.conf $(DESTDIR)$(DOCDIR)/Systemd/
+	# The README's links lead to docs/, so the topic files go there too, with the plots they show.
+	install -m 0644 docs/*.md docs/*.svg $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
 	for tool in orientd orientctl; do \
 		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \
@@ -221,7 +226,7 @@ install: release
 # state in /var/lib/orientd; it stops if orientd's units are enabled (scripts/uninstall.sh says why).
 uninstall:
 	@scripts/uninstall.sh "$(DESTDIR)" $(INSTALL_RECORD) $(SYSCONFDIR)/orientd/orientd.conf "$(OWN_FOLDERS)" \
-		$(INSTALLED_FILES) '$(DOCDIR)/docs/*.md'
+		$(INSTALLED_FILES) '$(DOCDIR)/docs/*.md' '$(DOCDIR)/docs/*.svg'
 
 # The Debian package (debian/), built with debhelper from the release binaries; the last line printed is the
 # path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb

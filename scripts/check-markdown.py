@@ -4,6 +4,10 @@ settings, commands and options the docs name, both ways. The rules are written i
 header, which runs this.
 
 Usage: scripts/check-markdown.py BIN_DIR    (from the repository's root; BIN_DIR holds orientd and orientctl)
+       scripts/check-markdown.py --links FILE...
+The second form checks only rule 1, the links, of the markdown FILEs wherever they are: scripts/check-deb.sh and
+scripts/check-install.sh run it on the installed README.md and docs/*.md, whose links must lead to files installed
+with them.
 """
 import pathlib
 import re
@@ -241,7 +245,8 @@ def check_links(documents):
                 continue
             target_doc = by_path.get(path)
             if target_doc is None and path.suffix == ".md":
-                target_doc = Document(path.relative_to(pathlib.Path.cwd().resolve()))
+                cwd = pathlib.Path.cwd().resolve()
+                target_doc = Document(path.relative_to(cwd) if path.is_relative_to(cwd) else path)
             if target_doc is None:
                 error(doc.path, line, f"link to {target}: an anchor in a file that is not markdown")
             elif anchor not in target_doc.anchors:
@@ -400,7 +405,21 @@ def check_documented(programs, named, keys_listed):
                 error(None, None, f"the docs never name {tool} {subcommand} {name}, which its --help lists")
 
 
+def check_links_only(paths):
+    documents = [Document(pathlib.Path(path)) for path in paths]
+    check_links(documents)
+    for message in errors:
+        print(f"check-markdown: {message}", file=sys.stderr)
+    if errors:
+        sys.exit(1)
+    links = sum(1 for doc in documents for _, target in doc.links if not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I))
+    print(f"check-markdown: {len(documents)} markdown files: their {links} links to files and headings resolve")
+
+
 def main():
+    if sys.argv[1] == "--links":
+        check_links_only(sys.argv[2:])
+        return
     bin_dir = sys.argv[1]
     programs = load_programs(bin_dir)
     settings = load_settings(bin_dir)
