@@ -243,6 +243,13 @@ check-deb: deb
 	scripts/build-deb.sh --version-suffix +check1 --out .build/deb-next
 	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb) $$(ls .build/deb-next/orientd_*.deb)
 
+# `make install` and `make uninstall` with apt and dpkg really absent from PATH, against the same with them: the same
+# files installed, all removed, an edited configuration kept; and the deps step's message off Debian
+# (scripts/check-install.sh). Everything goes to temporary folders; seconds once the release build exists.
+.PHONY: check-install
+check-install:
+	scripts/check-install.sh
+
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:
 	$(SWIFT) run -c release scenario-trace --rate 50 --seconds 60 --seed 1 > $(DEMO_TRACE)
