@@ -246,9 +246,15 @@ check-deb: deb
 # `make install` and `make uninstall` with apt and dpkg really absent from PATH, against the same with them: the same
 # files installed, all removed, an edited configuration kept; and the deps step's message off Debian
 # (scripts/check-install.sh). Everything goes to temporary folders; seconds once the release build exists.
-.PHONY: check-install
+.PHONY: check-install check-make-run
 check-install:
 	scripts/check-install.sh
+
+# The real `make run` on a fresh Debian machine played by recording stand-ins for apt-get, dpkg-query, pkg-config,
+# systemctl, localedef, useradd, systemd-sysusers and others: it asks apt-get for build packages only, and calls
+# nothing that changes a service, a user or a locale (scripts/check-make-run.sh). Needs root.
+check-make-run:
+	scripts/check-make-run.sh
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:
