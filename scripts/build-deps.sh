@@ -8,10 +8,10 @@
 # installed with apt-get (through sudo when not root), and nothing when none is missing. Packages named on the
 # command line are Debian packages a developer target needs besides (make order-file: valgrind; make deb:
 # debhelper; make check-deb: lintian). Elsewhere nothing is installed: pkg-config is asked for the three
-# libraries, and what it does not find is named with the command that installs it on Fedora (dnf) and on Arch
-# (pacman), and the script exits 1. Everywhere, `swift --version` (SWIFT, else swift on PATH) must say 6.1 or
-# later; if not, the script says where Swift comes from on each distribution and exits 1, before installing
-# anything.
+# libraries (and git is looked for), and what is not found is named with the command that installs it on Fedora
+# (dnf) and on Arch (pacman), and the script exits 1. Everywhere, `swift --version` (SWIFT, else swift on PATH)
+# must say 6.1 or later; if not, the script says where Swift comes from on each distribution and exits 1, before
+# installing anything.
 #
 # Usage: scripts/build-deps.sh [DEBIAN-PACKAGE...]
 set -euo pipefail
@@ -97,15 +97,21 @@ if (($#)); then
     echo "build-deps: this target also needs what Debian calls: $* (install it yourself)"
 fi
 not_found=$(missing_modules)
-if [ -z "$not_found" ] && [ -z "$swift_problem" ]; then exit 0; fi
+no_git=
+command -v git >/dev/null || no_git=yes
+if [ -z "$not_found" ] && [ -z "$no_git" ] && [ -z "$swift_problem" ]; then exit 0; fi
 {
-    if [ -n "$not_found" ]; then
+    if [ -n "$not_found" ] || [ -n "$no_git" ]; then
         fedora=() arch=()
         if ! command -v pkg-config >/dev/null; then
             echo "build-deps: pkg-config not found"
             fedora+=("$fedora_pkg_config") arch+=("$arch_pkg_config")
         fi
-        echo "build-deps: pkg-config does not find: $(echo $not_found)"
+        if [ -n "$no_git" ]; then
+            echo "build-deps: git not found (SwiftPM fetches the package's dependencies with it)"
+            fedora+=(git) arch+=(git)
+        fi
+        [ -z "$not_found" ] || echo "build-deps: pkg-config does not find: $(echo $not_found)"
         for module in $not_found; do
             name=fedora_$module && fedora+=("${!name}")
             name=arch_$module && arch+=("${!name}")
@@ -115,7 +121,8 @@ if [ -z "$not_found" ] && [ -z "$swift_problem" ]; then exit 0; fi
         mapfile -t arch < <(printf '%s\n' "${arch[@]}" | awk '!seen[$0]++')
         echo "  Fedora:  sudo dnf install ${fedora[*]}"
         echo "  Arch:    sudo pacman -S --needed ${arch[*]}"
-        echo "  elsewhere: the packages with the pkg-config files $(echo $not_found | sed 's/\([^ ]*\)/\1.pc/g')"
+        [ -z "$not_found" ] ||
+            echo "  elsewhere: the packages with the pkg-config files $(echo $not_found | sed 's/\([^ ]*\)/\1.pc/g')"
     fi
     if [ -n "$swift_problem" ]; then
         echo "build-deps: $swift_problem"
