@@ -29,8 +29,9 @@ modules=(libiio libudev libsystemd)
 debian_packages=(pkg-config libiio-dev libudev-dev libsystemd-dev git ca-certificates)
 # The same on Fedora and Arch. Fedora's systemd-devel holds both libudev's and libsystemd's files; Arch ships
 # headers with the libraries (systemd-libs holds both).
-fedora_pkg_config=pkgconf-pkg-config fedora_libiio=libiio-devel fedora_libudev=systemd-devel fedora_libsystemd=systemd-devel
-arch_pkg_config=pkgconf arch_libiio=libiio arch_libudev=systemd-libs arch_libsystemd=systemd-libs
+declare -A fedora_package=([pkg-config]=pkgconf-pkg-config [git]=git [libiio]=libiio-devel [libudev]=systemd-devel
+    [libsystemd]=systemd-devel)
+declare -A arch_package=([pkg-config]=pkgconf [git]=git [libiio]=libiio [libudev]=systemd-libs [libsystemd]=systemd-libs)
 
 swift_help() {
     cat <<'HELP'
@@ -105,16 +106,15 @@ if [ -z "$not_found" ] && [ -z "$no_git" ] && [ -z "$swift_problem" ]; then exit
         fedora=() arch=()
         if ! command -v pkg-config >/dev/null; then
             echo "build-deps: pkg-config not found"
-            fedora+=("$fedora_pkg_config") arch+=("$arch_pkg_config")
+            fedora+=("${fedora_package[pkg-config]}") arch+=("${arch_package[pkg-config]}")
         fi
         if [ -n "$no_git" ]; then
             echo "build-deps: git not found (SwiftPM fetches the package's dependencies with it)"
-            fedora+=(git) arch+=(git)
+            fedora+=("${fedora_package[git]}") arch+=("${arch_package[git]}")
         fi
         [ -z "$not_found" ] || echo "build-deps: pkg-config does not find: $(echo $not_found)"
         for module in $not_found; do
-            name=fedora_$module && fedora+=("${!name}")
-            name=arch_$module && arch+=("${!name}")
+            fedora+=("${fedora_package[$module]}") arch+=("${arch_package[$module]}")
         done
         # Each package once, in order.
         mapfile -t fedora < <(printf '%s\n' "${fedora[@]}" | awk '!seen[$0]++')

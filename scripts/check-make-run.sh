@@ -54,7 +54,7 @@ real_pkg_config=$(command -v pkg-config) || fail "pkg-config is needed here (the
 real_locale=$(command -v locale) || fail "locale is needed here"
 real_getent=$(command -v getent) || fail "getent is needed here"
 
-make_pid= stopped_by=
+make_pid='' stopped_by=''
 cleanup() {
     local status=$?
     trap - EXIT
