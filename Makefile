@@ -47,10 +47,23 @@ ORDER_FILE = Release/orientd.order
 NO_PIE = -Xswiftc -Xclang-linker -Xswiftc -no-pie
 DAEMON_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering $(NO_PIE)
 
-.PHONY: deps build release order-file run test check-units docs check-docs install demo-trace plot-demo fold-trace plot-fold clean
+.PHONY: all deps test-deps build release order-file run test check-units docs check-docs install uninstall demo-trace \
+	plot-demo fold-trace plot-fold clean
 
+# `make` alone builds what `make install` installs: the release binary, its manuals and completions. As yourself,
+# then `sudo make install PREFIX=/usr`, which copies them and runs no Swift as root.
+all: release docs
+
+# What the build needs and nothing more: on Debian the missing build packages, with apt-get; elsewhere a check with
+# pkg-config that names what is missing for dnf and pacman. No service, user or locale is touched
+# (scripts/build-deps.sh says what and why).
 deps:
-	scripts/install-deps.sh
+	SWIFT=$(SWIFT) scripts/build-deps.sh
+
+# What `make test` needs besides: the test-only Debian packages, the system user orientd the tests run the daemon
+# as, and the fr_FR.UTF-8 locale (scripts/test-deps.sh). It runs scripts/build-deps.sh first.
+test-deps:
+	SWIFT=$(SWIFT) scripts/test-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -67,7 +80,7 @@ release: deps
 # Runs the release daemon under valgrind's callgrind while it serves (scripts/order-file.py says how) and writes
 # the functions it ran to $(ORDER_FILE). A few minutes; run it after changes to what the daemon does while serving.
 order-file:
-	scripts/install-deps.sh valgrind
+	SWIFT=$(SWIFT) scripts/build-deps.sh valgrind
 	$(SWIFT) build $(RELEASE_FLAGS) $(NO_PIE) --product orientd
 	ln -sf orientd .build/release/orientctl
 	scripts/order-file.py generate .build/release/orientd .build/release/orientctl $(ORDER_FILE)
@@ -82,7 +95,7 @@ run: release
 
 # The load suite (Tests/OrientdTests/Load) runs on its own after the others, one test at a time, so that its
 # thousand clients do not compete with them for the machine.
-test: deps $(HWDB_FIXTURE) $(HWDB_TOOL)
+test: test-deps $(HWDB_FIXTURE) $(HWDB_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip LoadTests
 	$(SWIFT) test --skip-build --no-parallel --filter LoadTests
@@ -148,25 +161,61 @@ check-docs:
 	$(MAKE) docs DOCS_FROM=$$($(SWIFT) build --show-bin-path)
 	scripts/check-docs.sh .build/docs $$($(SWIFT) build --show-bin-path)
 
-install: release
+# The folders `make install` puts files in. Those it has to make, and their parents that it makes with them, are
+# recorded in INSTALL_RECORD (a line per folder: DESTDIR, a tab, the folder), so that `make uninstall` removes them
+# again once they are empty, and no folder that was there before (/usr/local/bin, /etc/udev/rules.d), empty or not.
+# orientd's own folders it removes when empty in any case.
+INSTALL_FOLDERS = $(BINDIR) $(UNITDIR) $(USERUNITDIR) $(UDEVRULESDIR) $(SYSUSERSDIR) $(DBUSPOLICYDIR) $(DBUSSERVICEDIR) \
+	$(POLKITACTIONDIR) $(SYSCONFDIR)/orientd $(DOCDIR) $(DOCDIR)/docs $(DOCDIR)/Systemd $(MANDIR)/man1 \
+	$(BASHCOMPLETIONDIR) $(ZSHCOMPLETIONDIR) $(FISHCOMPLETIONDIR)
+OWN_FOLDERS = $(SYSCONFDIR)/orientd $(DOCDIR)/docs $(DOCDIR)/Systemd $(DOCDIR)
+INSTALL_RECORD = .build/install-record
+# The documentation: the README and every file its links lead to (the installed package is checked for that,
+# scripts/check-deb.sh), docs/*.md and docs/*.svg aside. Systemd/orientd.conf is the sample as shipped, which
+# docs/configuration.md links to.
+DOC_FILES = README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE tablet-mode-switch.conf Systemd/orientd.conf
+# Every file `make install` puts but the configuration /etc/orientd/orientd.conf, which `make uninstall` keeps when
+# it was edited, and docs/*.md and docs/*.svg, which it removes as they are found installed.
+INSTALLED_FILES = $(BINDIR)/orientd $(BINDIR)/orientctl $(UNITDIR)/orientd.service $(UNITDIR)/orientd.socket \
+	$(USERUNITDIR)/orientd-follow.service $(UDEVRULESDIR)/80-orientd.rules $(SYSUSERSDIR)/orientd.conf \
+	$(DBUSPOLICYDIR)/orientd.conf $(DBUSSERVICEDIR)/net.hadess.SensorProxy.service \
+	$(POLKITACTIONDIR)/net.hadess.SensorProxy.policy $(addprefix $(DOCDIR)/,$(DOC_FILES)) \
+	$(MANDIR)/man1/orientd.1 $(MANDIR)/man1/orientctl.1 $(BASHCOMPLETIONDIR)/orientd $(BASHCOMPLETIONDIR)/orientctl \
+	$(ZSHCOMPLETIONDIR)/_orientd $(ZSHCOMPLETIONDIR)/_orientctl $(FISHCOMPLETIONDIR)/orientd.fish \
+	$(FISHCOMPLETIONDIR)/orientctl.fish $(SYSCONFDIR)/orientd/orientd.conf.sample
+
+# What `make install` copies is what `make` built; it is built here only when missing (a first `make install`, or the
+# package's build, which makes the binary first), so that `sudo make install` after `make` needs no Swift on root's
+# PATH and writes nothing in .build but the record below.
+INSTALL_INPUTS = .build/release/orientd .build/docs/man/orientd.1
+.build/release/orientd:
+	$(MAKE) release
+.build/docs/man/orientd.1:
 	$(MAKE) docs
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSCONFDIR)/orientd $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(POLKITACTIONDIR) \
-		$(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+
+install: | $(INSTALL_INPUTS)
+	mkdir -p $(dir $(INSTALL_RECORD))
+	for folder in $(INSTALL_FOLDERS); do \
+		while [ "$$folder" != / ] && [ ! -d "$(DESTDIR)$$folder" ]; do \
+			printf '%s\t%s\n' "$(DESTDIR)" "$$folder"; folder=$$(dirname "$$folder"); \
+		done; \
+	done >> $(INSTALL_RECORD)
+	install -d $(addprefix $(DESTDIR),$(INSTALL_FOLDERS))
 	install -m 0755 -s .build/release/orientd $(DESTDIR)$(BINDIR)/
 	ln -sf orientd $(DESTDIR)$(BINDIR)/orientctl
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
-	install -d $(DESTDIR)$(USERUNITDIR) && sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
+	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
 	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 Systemd/orientd.sysusers $(DESTDIR)$(SYSUSERSDIR)/orientd.conf
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	install -m 0644 Systemd/net.hadess.SensorProxy.policy $(DESTDIR)$(POLKITACTIONDIR)/
-	install -m 0644 README.md PROTOCOL.md NEWS.md Systemd/tablet-mode-switch.conf $(DESTDIR)$(DOCDIR)/
-	# The README's links lead to docs/, so the topic files go there too (the plots stay in the repository).
-	install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 0644 README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE Systemd/tablet-mode-switch.conf \
+		$(DESTDIR)$(DOCDIR)/
+	install -m 0644 Systemd/orientd.conf $(DESTDIR)$(DOCDIR)/Systemd/
+	# The README's links lead to docs/, so the topic files go there too, with the plots they show.
+	install -m 0644 docs/*.md docs/*.svg $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 .build/docs/man/orientd.1 .build/docs/man/orientctl.1 $(DESTDIR)$(MANDIR)/man1/
 	for tool in orientd orientctl; do \
 		install -m 0644 .build/docs/completions/$$tool.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$tool; \
@@ -184,20 +233,40 @@ install: release
 	@echo "installed; then: systemctl daemon-reload && systemctl enable --now orientd.socket && udevadm control --reload" \
 		"&& udevadm trigger --action=add --subsystem-match=iio --subsystem-match=input && systemctl reload dbus"
 
+# Removes what `make install` put, given the same PREFIX, DESTDIR and folder variables, and the folders it made once
+# they are empty. An edited /etc/orientd/orientd.conf is kept, and so are the system user orientd and the service's
+# state in /var/lib/orientd; it stops if orientd's units are enabled (scripts/uninstall.sh says why).
+uninstall:
+	@scripts/uninstall.sh "$(DESTDIR)" $(INSTALL_RECORD) $(SYSCONFDIR)/orientd/orientd.conf "$(OWN_FOLDERS)" \
+		$(INSTALLED_FILES) '$(DOCDIR)/docs/*.md' '$(DOCDIR)/docs/*.svg'
+
 # The Debian package (debian/), built with debhelper from the release binaries; the last line printed is the
 # path of the .deb, under .build/deb. Install it with: apt-get install ./.build/deb/orientd_*.deb
 .PHONY: deb check-deb
 deb: release
-	scripts/install-deps.sh debhelper
+	SWIFT=$(SWIFT) scripts/build-deps.sh debhelper
 	scripts/build-deb.sh
 
 # Builds the package, and the same build packaged as a later version (for the upgrade), runs lintian, installs it,
 # checks it and the daemon it holds, upgrades, downgrades, removes and installs it again, and purges it
 # (scripts/check-deb.sh says what, and how the machine is put back as it was).
 check-deb: deb
-	scripts/install-deps.sh lintian
+	SWIFT=$(SWIFT) scripts/build-deps.sh lintian
 	scripts/build-deb.sh --version-suffix +check1 --out .build/deb-next
 	scripts/check-deb.sh $$(ls .build/deb/orientd_*.deb) $$(ls .build/deb-next/orientd_*.deb)
+
+# `make install` and `make uninstall` with apt and dpkg really absent from PATH, against the same with them: the same
+# files installed, all removed, an edited configuration kept; and the deps step's message off Debian
+# (scripts/check-install.sh). Everything goes to temporary folders; seconds once the release build exists.
+.PHONY: check-install check-make-run
+check-install:
+	scripts/check-install.sh
+
+# The real `make run` on a fresh Debian machine played by recording stand-ins for apt-get, dpkg-query, pkg-config,
+# systemctl, localedef, useradd, systemd-sysusers and others: it asks apt-get for build packages only, and calls
+# nothing that changes a service, a user or a locale (scripts/check-make-run.sh). Needs root.
+check-make-run:
+	scripts/check-make-run.sh
 
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:

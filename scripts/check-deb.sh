@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Checks orientd's Debian package as a user gets it: lintian; `apt-get install` on this machine; the binaries, the
-# user, the units and the D-Bus files in place; the installed daemon, socket-activated as its unit starts it and
-# run as its user, replaying the demo trace and read by the installed orientctl; then an upgrade to NEXT-DEB (the
-# same build packaged as a later version, scripts/build-deb.sh --version-suffix), a downgrade back, a removal and
-# a new install, each keeping the edited configuration and the rotation lock; then purge, after which nothing of
-# the package may be left but its system user. Usage: scripts/check-deb.sh DEB NEXT-DEB (`make check-deb` builds
-# both and calls it; CI runs that after `make test`). Needs root, as apt-get does.
+# user, the units and the D-Bus files in place; the README's links leading to installed files; the installed
+# daemon, socket-activated as its unit starts it and run as its user, replaying the demo trace and read by the
+# installed orientctl; then an upgrade to NEXT-DEB (the same build packaged as a later version,
+# scripts/build-deb.sh --version-suffix), a downgrade back, a removal and a new install, each keeping the edited
+# configuration and the rotation lock; then purge, after which nothing of the package may be left but its system
+# user. Usage: scripts/check-deb.sh DEB NEXT-DEB (`make check-deb` builds both and calls it; CI runs that after
+# `make test`). Needs root, as apt-get does.
 #
 # systemd does not run here, and the maintainer scripts act on the units only where it does
 # (/run/systemd/system). So each apt-get run that installs, upgrades or removes runs as if it did: in a mount
@@ -64,10 +65,9 @@ restore() {
     fi
     if known orientd; then apt_get purge orientd || status=1; fi
     if [ "$had_proxy" = yes ] && ! installed iio-sensor-proxy; then
+        # Put back as it was: its service is left to what the package's own install does, as on any machine.
         apt_get install --no-install-recommends iio-sensor-proxy && apt-mark -qq "$proxy_mark" iio-sensor-proxy ||
             status=1
-        # As scripts/install-deps.sh leaves it: its daemon never runs beside orientd's tests.
-        if [ -d /run/systemd/system ]; then systemctl disable --now iio-sensor-proxy.service || true; fi
     fi
     [ -z "${run:-}" ] || rm -rf "$run"
     exit "$status"
@@ -124,9 +124,13 @@ grep -q "^ExecStart=/usr/bin/orientd run$" /usr/lib/systemd/system/orientd.servi
     fail "orientd.service does not start /usr/bin/orientd"
 systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket
 man -w orientd orientctl >/dev/null || fail "no manual pages"
+# The README's links, and those of the docs beside it, lead to files installed with them, uncompressed
+# (debian/rules' dh_compress -X): docs/*.md, PROTOCOL.md, LICENSE and the others, and the headings they name.
+scripts/check-markdown.py --links /usr/share/doc/orientd/README.md /usr/share/doc/orientd/PROTOCOL.md \
+    /usr/share/doc/orientd/NEWS.md /usr/share/doc/orientd/docs/*.md || fail "the installed documentation's links do not resolve"
 
 # The postinst's `systemd-sysusers orientd.conf`, in an empty root holding the installed file: the user existed
-# here before (scripts/install-deps.sh makes it for the tests), so its creation is seen there.
+# here before (scripts/test-deps.sh makes it for the tests), so its creation is seen there.
 mkdir -p "$run/root/etc" "$run/root/usr/lib/sysusers.d"
 cp /usr/lib/sysusers.d/orientd.conf "$run/root/usr/lib/sysusers.d/"
 systemd-sysusers --root="$run/root" orientd.conf >/dev/null 2>&1

@@ -4,6 +4,10 @@ settings, commands and options the docs name, both ways. The rules are written i
 header, which runs this.
 
 Usage: scripts/check-markdown.py BIN_DIR    (from the repository's root; BIN_DIR holds orientd and orientctl)
+       scripts/check-markdown.py --links FILE...
+The second form checks only rule 1, the links, of the markdown FILEs wherever they are: scripts/check-deb.sh and
+scripts/check-install.sh run it on the installed README.md and docs/*.md, whose links must lead to files installed
+with them.
 """
 import pathlib
 import re
@@ -23,7 +27,7 @@ SUMMARY_ROW_LIMIT = 400     # characters: one line per target, a person reads it
 
 # What `make install` puts in the documentation folder (with docs/ under it), as the package ships it: the files
 # the installed documents may link to. The rest (docs/development/, the sources) is there only in the repository.
-INSTALLED_DOCS = TOP_LEVEL_DOCS + ("docs/*.md", "docs/*.svg")
+INSTALLED_DOCS = TOP_LEVEL_DOCS + ("LICENSE", "Systemd/orientd.conf", "docs/*.md", "docs/*.svg")
 DEVELOPMENT_DOCS = pathlib.Path("docs/development")
 
 
@@ -241,7 +245,9 @@ def table_cells(row):
 
 # --- The checks ----------------------------------------------------------------------------------------------
 
-def check_links(documents):
+def check_links(documents, in_repository=True):
+    """Each link resolves; in the repository, an installed document's links lead only to installed files (in an
+    installed tree, `--links`, every file there is installed)."""
     by_path = {doc.path.resolve(): doc for doc in documents}
     for doc in documents:
         for line, target in doc.links:
@@ -252,15 +258,16 @@ def check_links(documents):
             if not path.exists():
                 error(doc.path, line, f"link to {target}: {file_part} does not exist")
                 continue
-            relative = path.relative_to(pathlib.Path.cwd().resolve())
-            if installed(doc.path) and file_part and not installed(relative):
+            if in_repository and file_part and installed(doc.path) and not installed(
+                    relative := path.relative_to(pathlib.Path.cwd().resolve())):
                 error(doc.path, line, f"link to {target}: {relative} is not installed with the documentation, so the "
                       "link breaks in the package; name it in plain text, or install it")
             if not anchor:
                 continue
             target_doc = by_path.get(path)
             if target_doc is None and path.suffix == ".md":
-                target_doc = Document(path.relative_to(pathlib.Path.cwd().resolve()))
+                cwd = pathlib.Path.cwd().resolve()
+                target_doc = Document(path.relative_to(cwd) if path.is_relative_to(cwd) else path)
             if target_doc is None:
                 error(doc.path, line, f"link to {target}: an anchor in a file that is not markdown")
             elif anchor not in target_doc.anchors:
@@ -444,7 +451,21 @@ def check_summary():
                   "keep the latest figure, and the runs before it in its section")
 
 
+def check_links_only(paths):
+    documents = [Document(pathlib.Path(path)) for path in paths]
+    check_links(documents, in_repository=False)
+    for message in errors:
+        print(f"check-markdown: {message}", file=sys.stderr)
+    if errors:
+        sys.exit(1)
+    links = sum(1 for doc in documents for _, target in doc.links if not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I))
+    print(f"check-markdown: {len(documents)} markdown files: their {links} links to files and headings resolve")
+
+
 def main():
+    if sys.argv[1] == "--links":
+        check_links_only(sys.argv[2:])
+        return
     bin_dir = sys.argv[1]
     programs = load_programs(bin_dir)
     settings = load_settings(bin_dir)

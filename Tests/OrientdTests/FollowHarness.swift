@@ -83,7 +83,7 @@ final class HeadlessSway {
     static let swaymsg = "/usr/bin/swaymsg"
     static let asNobody = ServiceUserTests.asNobody
     static let isAvailable = getuid() == 0 && FileManager.default.isExecutableFile(atPath: binary)
-    static let skipReason = "needs root (to run sway as nobody) and sway (scripts/install-deps.sh installs it)"
+    static let skipReason = "needs root (to run sway as nobody) and sway (scripts/test-deps.sh installs it)"
 
     let runtime: String
     private let folder: String

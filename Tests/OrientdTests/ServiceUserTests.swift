@@ -120,5 +120,5 @@ struct ServiceUserTests {
 
 enum ServiceUser {
     static let isAvailable = getuid() == 0 && getpwnam("orientd") != nil && PrivateBus.isAvailable
-    static let skipReason = "needs root and the orientd user (scripts/install-deps.sh creates it from Systemd/orientd.sysusers)"
+    static let skipReason = "needs root and the orientd user (scripts/test-deps.sh creates it from Systemd/orientd.sysusers)"
 }
