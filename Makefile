@@ -268,6 +268,17 @@ check-install:
 check-make-run:
 	scripts/check-make-run.sh
 
+# The real-kernel tests: Debian's own kernel booted with virtme-ng on this machine's files, orientd installed in the
+# guest as make install installs it, and the kernel's own drivers fed by emulated hardware (a HID sensor hub through
+# /dev/uhid, I2C parts through i2c-stub, uinput). scripts/test-kernel.sh runs them; TESTS picks some by name
+# (make test-kernel TESTS=test_uinput). docs/development/testing.md says how to run one by hand.
+.PHONY: test-kernel kernel-deps
+kernel-deps:
+	SWIFT=$(SWIFT) scripts/kernel-deps.sh
+
+test-kernel: kernel-deps all
+	scripts/test-kernel.sh $(TESTS)
+
 # Regenerates the demo trace (a minute of a person turning a tablet, at 50 Hz).
 demo-trace:
 	$(SWIFT) run -c release scenario-trace --rate 50 --seconds 60 --seed 1 > $(DEMO_TRACE)

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""orientd.socket and orientd.service acted out as systemd would, for scripts/check-deb.sh on a machine where
-systemd does not run.
+"""orientd.socket and orientd.service acted out as systemd would, where systemd does not run: for
+scripts/check-deb.sh, and for the real-kernel tests in their virtme-ng guest (Tests/Kernel).
 
 Usage: unit-stand-in.py SERVICE-UNIT SOCKET STATE-FOLDER [-- EXTRA-ARGUMENT...]
 
 Like the socket unit, it listens on SOCKET (mode 0666) for as long as it runs, and starts the service at the first
 connection. Like the service unit, it starts the unit's ExecStart (plus EXTRA-ARGUMENTs) as its User and Group,
-after making its StateDirectory under /var/lib owned by them, and hands it the listening socket as systemd does
+after making its StateDirectory under /var/lib owned by them and running its ExecStartPre lines (its ExecStopPost
+lines once it has stopped), drop-ins in UNIT.d/ included, and hands it the listening socket as systemd does
 (descriptor 3, LISTEN_FDS=1, LISTEN_PID). Signals stand for systemctl's requests:
   SIGUSR1  try-restart orientd.service: stop the service if it runs (SIGTERM, as systemd stops it) and start it
            again at once, from the unit's ExecStart as it is now on disk;
@@ -25,14 +26,44 @@ import time
 
 
 def unit_settings(path):
-    """The [Service] keys this stand-in acts on."""
-    settings = {}
-    with open(path) as f:
-        for line in f:
-            key, sep, value = line.strip().partition("=")
-            if sep and key in ("ExecStart", "User", "Group", "StateDirectory"):
-                settings[key] = value
+    """The [Service] keys this stand-in acts on, from the unit and then its drop-ins (UNIT.d/*.conf, in name order,
+    as systemd reads them): a later ExecStart, User, Group or StateDirectory wins; ExecStartPre and ExecStopPost
+    lines add up."""
+    settings = {"ExecStartPre": [], "ExecStopPost": []}
+    drop_ins = os.path.join(os.path.dirname(path), os.path.basename(path) + ".d")
+    files = [path] + (sorted(os.path.join(drop_ins, name) for name in os.listdir(drop_ins) if name.endswith(".conf"))
+                      if os.path.isdir(drop_ins) else [])
+    for name in files:
+        with open(name) as f:
+            for line in f:
+                key, sep, value = line.strip().partition("=")
+                if sep and key in ("ExecStart", "User", "Group", "StateDirectory"):
+                    settings[key] = value
+                elif sep and key in ("ExecStartPre", "ExecStopPost"):
+                    settings[key].append(value)
     return settings
+
+
+def run_hooks(commands, user, say):
+    """ExecStartPre= or ExecStopPost= lines: "+" runs one as root outside the sandbox (this stand-in has none, so
+    as root), "-" lets it fail; without "+" it runs as the unit's user."""
+    for command in commands:
+        prefixes = command[:len(command) - len(command.lstrip("+-@!:"))]
+        words = command[len(prefixes):].split()
+
+        def as_the_user():
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+        try:
+            status = subprocess.run(words, preexec_fn=None if "+" in prefixes else as_the_user,
+                                    stdin=subprocess.DEVNULL, capture_output=True).returncode
+        except OSError as error:
+            status = f"not run: {error}"
+        say(f"ran {command}: {status}")
+        if status != 0 and "-" not in prefixes:
+            raise RuntimeError(f"{command} failed: {status}")
 
 
 class StandIn:
@@ -62,6 +93,8 @@ class StandIn:
             state = os.path.join("/var/lib", settings["StateDirectory"])
             os.makedirs(state, mode=0o700, exist_ok=True)
             os.chown(state, user.pw_uid, user.pw_gid)
+        run_hooks(settings["ExecStartPre"], user, self.say)
+        self.stop_hooks = (settings["ExecStopPost"], user)
         command = settings["ExecStart"].split() + self.extra
         fd = self.listener.fileno()
 
@@ -94,6 +127,7 @@ class StandIn:
         self.say(f"stopped service: pid {self.service.pid}, status {status}")
         self.service = None
         os.unlink(os.path.join(self.folder, "service.pid"))
+        run_hooks(*self.stop_hooks, self.say)
 
     def run(self):
         signal.signal(signal.SIGUSR1, lambda *_: self.pending.append("try-restart"))
@@ -118,6 +152,7 @@ class StandIn:
                 self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
                 self.service = None
                 os.unlink(os.path.join(self.folder, "service.pid"))
+                run_hooks(*self.stop_hooks, self.say)
             try:
                 readable, _, _ = select.select([self.listener] if self.service is None else [], [], [], 0.05)
             except InterruptedError:

@@ -1,0 +1,207 @@
+"""What the real-kernel tests share, inside the virtme-ng guest that scripts/test-kernel.sh boots.
+
+Tests/Kernel/guest_main.sh has already installed orientd there as `make install PREFIX=/usr` installs it (into the
+guest's throw-away overlays of /etc, /usr and /var), started systemd-udevd with the host's rules and orientd's,
+a system bus with orientd's policy, and python-dbusmock's polkitd. From here:
+
+- `Service` acts orientd.socket and orientd.service out with scripts/unit-stand-in.py, as systemd would (no systemd
+  runs as the guest's PID 1): the socket at /run/orientd/orientd.sock, the daemon started at the first connection
+  as user orientd, from the installed unit and its drop-ins.
+- `Fixture` runs a JSON-lines fixture program (the HID sensor hub, hid_hub.py; the i2c-stub sensors,
+  i2c_sensors.py) and sends it commands.
+- `orientctl`, `get` and `Monitor` are the installed client, as a script would run it.
+"""
+import json
+import os
+import pathlib
+import select
+import signal
+import subprocess
+import time
+import unittest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+KERNEL_TESTS = REPO / "Tests" / "Kernel"
+UNIT = pathlib.Path("/etc/systemd/system/orientd.service")
+SOCKET = "/run/orientd/orientd.sock"
+CONFIGURATION = pathlib.Path("/etc/orientd/orientd.conf")
+# The guest runs under software emulation: what takes 0.1 s on the host can take a second here.
+PATIENCE = float(os.environ.get("ORIENTD_KERNEL_PATIENCE", "20"))
+
+
+def wait_for(condition, timeout=PATIENCE, interval=0.1, what="the condition"):
+    """Calls `condition` until it returns something true, and returns that; fails the test after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(interval)
+
+
+def orientctl(*arguments, timeout=PATIENCE):
+    """The installed orientctl, its output captured."""
+    return subprocess.run(["/usr/bin/orientctl", *arguments], capture_output=True, text=True, timeout=timeout)
+
+
+def get():
+    """`orientctl get --json`, as a dictionary."""
+    result = orientctl("get", "--json")
+    if result.returncode != 0:
+        raise AssertionError(f"orientctl get: {result.returncode}: {result.stderr}")
+    return json.loads(result.stdout)
+
+
+def status():
+    """`orientctl status --json`, as a dictionary."""
+    result = orientctl("status", "--json")
+    if result.returncode != 0:
+        raise AssertionError(f"orientctl status: {result.returncode}: {result.stderr}")
+    return json.loads(result.stdout)
+
+
+class Service:
+    """orientd.socket and orientd.service, as the package installs them, acted out by scripts/unit-stand-in.py."""
+
+    def __init__(self, name="service"):
+        self.folder = pathlib.Path("/run/orientd-tests") / name
+        self.process = None
+
+    def start(self, settings=""):
+        """Starts the socket with `settings` (lines of orientd.conf) added to the installed configuration."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        installed = pathlib.Path("/run/orientd-tests/orientd.conf.installed")
+        if not installed.exists():
+            installed.write_text(CONFIGURATION.read_text())
+        # Top-level keys go before the sample's [classifier] section.
+        text = installed.read_text()
+        head, section, tail = text.partition("\n[classifier]")
+        CONFIGURATION.write_text(head + "\n" + settings + "\n" + section + tail)
+        os.makedirs(os.path.dirname(SOCKET), exist_ok=True)
+        with open(self.folder / "stand-in.out", "a") as log:
+            self.process = subprocess.Popen(
+                ["python3", str(REPO / "scripts" / "unit-stand-in.py"), str(UNIT), SOCKET, str(self.folder)],
+                stdout=log, stderr=subprocess.STDOUT)
+        wait_for(lambda: os.path.exists(SOCKET), what="orientd.socket to listen")
+
+    def stop(self):
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=PATIENCE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    @property
+    def log(self):
+        """What the stand-in did and the daemon logged (its standard error, as the journal would hold it)."""
+        path = self.folder / "stand-in.log"
+        return path.read_text() if path.exists() else ""
+
+    @property
+    def daemon_pid(self):
+        path = self.folder / "service.pid"
+        return int(path.read_text()) if path.exists() else None
+
+
+class Fixture:
+    """A fixture program that takes one JSON command a line on standard input and answers each with one JSON line,
+    after a first line of its own (`{"ready": ...}` or `{"root": ...}`)."""
+
+    def __init__(self, script, *arguments, log_name=None):
+        self.log_path = pathlib.Path("/run/orientd-tests") / (log_name or pathlib.Path(script).stem + ".log")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(
+                ["python3", str(KERNEL_TESTS / script), *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=log, text=True, bufsize=1)
+        self.first = self._read_line(PATIENCE * 3)
+
+    def _read_line(self, timeout):
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            raise AssertionError(f"{self.process.args[1]} said nothing for {timeout} s; its log:\n{self.stderr}")
+        line = self.process.stdout.readline()
+        if not line:
+            raise AssertionError(f"{self.process.args[1]} ended; its log:\n{self.stderr}")
+        return json.loads(line)
+
+    def request(self, command, timeout=PATIENCE * 3):
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        answer = self._read_line(timeout)
+        if "error" in answer:
+            raise AssertionError(f"{command}: {answer['error']}")
+        return answer
+
+    @property
+    def stderr(self):
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=PATIENCE)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Monitor:
+    """`orientctl monitor --json` running, its lines collected as they come."""
+
+    def __init__(self, *arguments):
+        self.process = subprocess.Popen(["/usr/bin/orientctl", "monitor", "--json", *arguments],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = []
+
+    def _collect(self, timeout):
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if ready:
+            line = self.process.stdout.readline()
+            if line:
+                self.lines.append(json.loads(line))
+                return True
+        return False
+
+    def wait_for(self, condition, timeout=PATIENCE, what="a line"):
+        """The first line printed so far, or within `timeout`, for which `condition` holds."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for line in self.lines[seen:]:
+                if condition(line):
+                    return line
+            seen = len(self.lines)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"waited {timeout} s for {what}; monitor printed {self.lines}")
+            self._collect(min(remaining, 0.5))
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+class KernelTestCase(unittest.TestCase):
+    """A test with the service started fresh for it (settings from `settings`) and stopped after it, its log
+    printed when the test fails."""
+
+    settings = ""
+
+    def setUp(self):
+        self.service = Service(self.id().rsplit(".", 1)[-1])
+        self.service.start(self.settings)
+        self.addCleanup(self.service.stop)
+
+    def run(self, result=None):
+        result = super().run(result)
+        if result is not None and any(test is self for test, _ in result.failures + result.errors):
+            print(f"\n--- the daemon's log for {self.id()} ---\n{self.service.log}", flush=True)
+        return result

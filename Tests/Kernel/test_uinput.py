@@ -1,0 +1,63 @@
+"""The tablet-mode switch through the kernel's uinput: the device orientd makes becomes an input device that udev
+tags and libinput reads as a switch."""
+import pathlib
+import shutil
+import subprocess
+import unittest
+
+from guest import PATIENCE, REPO, KernelTestCase, wait_for
+
+DROP_IN = pathlib.Path("/etc/systemd/system/orientd.service.d/tablet-mode-switch.conf")
+NAME = "orientd tablet mode switch"
+
+
+def input_device(name):
+    """The /sys/class/input/inputN whose name is `name`, or None."""
+    for device in pathlib.Path("/sys/class/input").glob("input*"):
+        if (device / "name").read_text().strip() == name:
+            return device
+    return None
+
+
+def event_node(device):
+    """The /dev/input/eventN of an input device."""
+    events = sorted(device.glob("event*"))
+    return pathlib.Path("/dev/input") / events[0].name if events else None
+
+
+def udev_properties(node):
+    output = subprocess.run(["udevadm", "info", "--query=property", f"--name={node}"], capture_output=True,
+                            text=True, check=True).stdout
+    return dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
+
+
+class TabletModeSwitchTests(KernelTestCase):
+    settings = "tablet-mode-switch = yes"
+
+    def setUp(self):
+        # As docs/convertibles.md says to install it: the drop-in that gives the service /dev/uinput.
+        DROP_IN.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / "Systemd" / "tablet-mode-switch.conf", DROP_IN)
+        self.addCleanup(DROP_IN.unlink)
+        super().setUp()
+
+    def test_the_switch_is_an_input_device_udev_tags_and_libinput_reads(self):
+        # The switch is made at start: a first connection starts the service.
+        subprocess.run(["/usr/bin/orientctl", "status"], capture_output=True, timeout=PATIENCE)
+        device = wait_for(lambda: input_device(NAME), what=f"an input device named {NAME!r}")
+        node = wait_for(lambda: event_node(device), what="its event node")
+        wait_for(lambda: "ID_INPUT_SWITCH" in udev_properties(node), what="udev to tag it")
+        properties = udev_properties(node)
+        self.assertEqual(properties.get("ID_INPUT_SWITCH"), "1", properties)
+        # Only SW_TABLET_MODE (bit 1) among the switches, and no key or relative axis: it can type nothing.
+        self.assertEqual((device / "capabilities" / "sw").read_text().strip(), "2")
+        self.assertEqual((device / "capabilities" / "key").read_text().strip(), "0")
+        self.assertEqual((device / "capabilities" / "rel").read_text().strip(), "0")
+        listed = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=PATIENCE).stdout
+        block = next((b for b in listed.split("\n\n") if NAME in b), "")
+        self.assertIn("switch", block.lower(), listed)
+        self.assertIn(f"Kernel:           {node}", block, listed)
+
+
+if __name__ == "__main__":
+    unittest.main()

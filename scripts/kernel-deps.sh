@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# What `make test-kernel` needs besides the build: Debian's kernel, booted by virtme-ng under qemu, and the programs
+# the guest runs from this machine's files. Runs scripts/build-deps.sh, which installs what is missing of the
+# Debian packages with apt-get; virtme-ng comes from PyPI (Debian 12 has no package of it). Idempotent. It starts,
+# stops, enables and disables no service, and creates no user: the guest makes its own, in overlays it throws away.
+set -euo pipefail
+here=$(dirname "$0")
+
+# linux-image-amd64: the kernel the tests boot, with its modules (uhid, uinput, the HID sensor drivers, i2c-stub
+# and the I2C sensor drivers), whichever version Debian's bookworm has now; docs/development/testing.md names the
+# one last seen.
+# qemu-system-x86: what virtme-ng boots it in. busybox-static: virtme-ng's initramfs.
+# udev: systemd-udevd in the guest, with its rules and hwdb. dbus-daemon: the guest's system bus.
+# python3-dbusmock: polkitd (and logind, for a suspend) on that bus. acl: setfacl, which the tablet-mode switch's
+# drop-in runs. libinput-tools: libinput, which reads the switch as the desktops do. i2c-tools: i2cset for the I2C
+# parts' registers. iio-sensor-proxy: its daemon beside orientd, on the same emulated hub. util-linux: rtcwake.
+packages=(linux-image-amd64 qemu-system-x86 busybox-static udev dbus-daemon python3-dbusmock acl libinput-tools
+    i2c-tools iio-sensor-proxy util-linux make)
+
+if ! command -v apt-get >/dev/null; then
+    echo "kernel-deps: make test-kernel needs Debian (its kernel package, and these: ${packages[*]})" >&2
+    exit 1
+fi
+"$here/build-deps.sh" "${packages[@]}"
+
+# The version the tests were written against; a later one is taken if pip is told to.
+if ! command -v vng >/dev/null; then
+    echo "kernel-deps: installing virtme-ng from PyPI"
+    python3 -m pip install -q "virtme-ng==${VIRTME_NG_VERSION:-1.42}"
+fi
+command -v vng >/dev/null || { echo "kernel-deps: vng is not on PATH after pip installed virtme-ng" >&2; exit 1; }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The real-kernel tests (`make test-kernel`): boots Debian's own kernel with virtme-ng on this machine's files and
+# runs Tests/Kernel/guest_main.sh in it, which installs orientd in the guest and runs the tests against the kernel's
+# own drivers (HID sensor hubs through /dev/uhid, I2C parts through i2c-stub, uinput). Exits with the guest's status.
+#
+# The guest sees this machine's files read-only, with /etc, /usr and /var as overlays whose writes are thrown away at
+# the end, so nothing it installs or changes stays. It needs the kernel (KERNEL, else the newest
+# /boot/vmlinuz-*-amd64), virtme-ng's vng, qemu and busybox (scripts/kernel-deps.sh installs them), and the release
+# build with its manuals (`make`), which it installs. KVM is tried first when /dev/kvm opens, for a boot that does
+# nothing, and left for qemu's emulation (TCG) when that fails or hangs; ORIENTD_KERNEL_KVM=no skips the try. A
+# machine where no guest boots fails here, saying so: it never passes silently.
+#
+# Usage: scripts/test-kernel.sh [TEST...]   (TEST as unittest names it: test_uinput, test_uinput.TabletModeSwitchTests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail() { echo "test-kernel: $*" >&2; exit 1; }
+
+kernel=${KERNEL:-$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)}
+[ -n "$kernel" ] && [ -f "$kernel" ] || fail "no kernel in /boot (scripts/kernel-deps.sh installs Debian's)"
+release=${kernel#/boot/vmlinuz-}
+[ -d "/lib/modules/$release" ] || fail "$kernel has no modules in /lib/modules/$release"
+command -v vng >/dev/null || fail "virtme-ng's vng is not on PATH (scripts/kernel-deps.sh installs it)"
+command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 is missing (scripts/kernel-deps.sh)"
+[ -x .build/release/orientd ] && [ -f .build/docs/man/orientd.1 ] || fail "no release build: run make first"
+
+vng_options=(-r "$kernel" --force-9p --memory 1G --cpus 2 --overlay-rwdir /etc --overlay-rwdir /usr
+    --overlay-rwdir /var)
+kvm=--disable-kvm
+if [ "${ORIENTD_KERNEL_KVM:-yes}" != no ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+    if timeout 60 vng "${vng_options[@]}" --exec true > /dev/null 2>&1; then kvm=; fi
+fi
+if [ -n "$kvm" ]; then how="qemu's emulation (TCG)"; else how=KVM; fi
+echo "test-kernel: $kernel under $how"
+
+started=$(date +%s)
+status=0
+timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "${vng_options[@]}" $kvm --exec "Tests/Kernel/guest_main.sh $*" || status=$?
+echo "test-kernel: the guest ended with status $status after $(( $(date +%s) - started )) s"
+[ "$status" != 124 ] || fail "the guest did not end within ${ORIENTD_KERNEL_TIMEOUT:-1200} s"
+[ "$status" != 255 ] || fail "no guest booted (vng exited 255; run it by hand with --verbose to see why)"
+exit "$status"
