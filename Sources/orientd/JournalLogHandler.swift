@@ -1,4 +1,5 @@
 import Logging
+import OrientPosix
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ struct JournalLogHandler: LogHandler {
     static let toJournal: Bool = {
         guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
         var info = stat()
-        guard fstat(2, &info) == 0 else { return false }
+        guard fstat(StandardError.logDescriptor, &info) == 0 else { return false }
         return value == "\(info.st_dev):\(info.st_ino)"
     }()
 

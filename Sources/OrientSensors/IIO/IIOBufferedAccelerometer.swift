@@ -43,15 +43,19 @@ final class IIOBufferedAccelerometer {
         for channel in [channels.x, channels.y, channels.z] { iio_channel_enable(channel) }
         Self.selectTrigger(device)
         _ = iio_context_set_timeout(device.context, Self.refillTimeoutMilliseconds)
-        guard let buffer = iio_device_create_buffer(device.device, scansPerRead, false) else {
-            throw SensorError("iio_device_create_buffer", errno: errno, device: id)
+        let created = LibIIOMessages.logging(id, "opening the buffer of") {
+            (iio_device_create_buffer(device.device, scansPerRead, false), errno)
+        }
+        guard let buffer = created.0 else {
+            throw SensorError("iio_device_create_buffer", errno: created.1, device: id)
         }
         self.device = device
         self.buffer = buffer
     }
 
     deinit {
-        iio_buffer_destroy(buffer)
+        let buffer = buffer
+        LibIIOMessages.logging(device.id, "closing the buffer of") { iio_buffer_destroy(buffer) }
     }
 
     /// A device that needs a trigger delivers nothing until one is set. When none is set and the context has

@@ -75,9 +75,12 @@ final class IIOBufferedChannel {
             // libiio asks the kernel for 4 blocks of the buffer's size by default (buffer/length 512); one makes the
             // length iio-sensor-proxy's.
             _ = iio_device_set_kernel_buffers_count(iioDevice, 1)
-            guard let buffer = iio_device_create_buffer(iioDevice, Self.bufferLength, false) else {
+            let created = LibIIOMessages.logging(device.id, "opening the buffer of") {
+                (iio_device_create_buffer(iioDevice, Self.bufferLength, false), errno)
+            }
+            guard let buffer = created.0 else {
                 // Opening the node, or writing buffer/length, the scan elements or buffer/enable, failed.
-                throw AttributeFault(path: nodePath, problem: .refused("cannot be opened for capture: \(String(cString: strerror(errno)))"))
+                throw AttributeFault(path: nodePath, problem: .refused("cannot be opened for capture: \(String(cString: strerror(created.1)))"))
             }
             // Never waits: drain() takes what is there.
             _ = iio_buffer_set_blocking_mode(buffer, false)
@@ -92,7 +95,8 @@ final class IIOBufferedChannel {
 
     deinit {
         // Disables the buffer (libiio writes buffer/enable 0) and closes the node.
-        iio_buffer_destroy(buffer)
+        let buffer = buffer
+        LibIIOMessages.logging(nodePath, "closing the buffer of") { iio_buffer_destroy(buffer) }
         iio_context_destroy(context)
     }
 
