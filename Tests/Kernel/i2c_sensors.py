@@ -33,6 +33,9 @@ DEVICE below is an IIO device's sysfs path (/sys/bus/iio/devices/iio:deviceN) or
                                                                            -> {"accel": [...], ...}
   {"describe": DEVICE} the device's sysfs attributes and their values (files under the IIO device's folder; buffer
                        and scan_elements left out)                          -> {"name": ..., "attributes": {...}}
+  {"registers": DEVICE}   the part's registers that are not 0, as the stub holds them (what the driver wrote at
+                       probe and since, and what was set here); words where the part has 16-bit registers
+                                                                           -> {"registers": {"0x1b": "0xc8", ...}}
   {"remove": DEVICE}   unbinds it (delete_device); its registers stay in the stub until the next add clears them
                                                                            -> {"ok": true}
   {"parts": true}      the parts known, with their default addresses     -> {"parts": {PART: {...}}}
@@ -172,6 +175,7 @@ class Part:
     address = 0
     spare_address = None  # a second address, for a two-sensor convertible's base
     kinds = ()
+    word_registers = False  # whether the driver reads it in SMBus words rather than bytes
 
     def power_on(self):
         """Registers as the part has them at power-up, as far as the driver reads them at probe."""
@@ -196,10 +200,13 @@ class Part:
 
 
 class KXCJK1013(Part):
-    """Kionix KXCJK-1013 (KXCJ9 on Intel tablets). WHO_AM_I (0x0f) is read but not checked; probe sets CTRL1 to
-    12-bit, ±4 g (scale 0.019163) and operating, and keeps DATA_CTRL's rate. Each axis is one SMBus word read at
-    0x06 + 2 × axis, little-endian, 12 bits left-justified. Runtime PM: a read after 2 s idle first sets operating
-    mode again and sleeps the start-up time of the rate (21 ms at 50 Hz)."""
+    """Kionix KXCJK-1013 (its KXCJ9 sibling is on many Intel tablets). WHO_AM_I (0x0f) is read but not checked;
+    probe sets CTRL1 (0x1b) to 0xc8: operating, 12-bit, ±4 g, and keeps DATA_CTRL's (0x21) rate. Each axis is one
+    SMBus word read at 0x06 + 2 × axis, little-endian, 12 bits left-justified. Runtime PM: 2 s after the last read
+    CTRL1 goes to standby (0x48); the next read sets it operating and sleeps the rate's start-up time (21 ms at
+    50 Hz, about 30 ms in all here). IIO "kxcjk1013": in_accel_{x,y,z}_raw, in_accel_scale 0.019163 and
+    in_accel_scale_available, in_accel_sampling_frequency 50 and in_accel_sampling_frequency_available,
+    in_accel_mount_matrix (identity: no firmware node here)."""
     name = "kxcjk1013"
     module = "kxcjk-1013"
     address, spare_address = 0x0E, 0x0F
@@ -216,9 +223,13 @@ class KXCJK1013(Part):
 
 class BMC150Accel(Part):
     """Bosch BMC150/BMA255 accelerometer (BOSC0200 on Intel tablets). Probe writes the soft reset (0x14 = 0xb6),
-    then requires a known chip id at 0x00 (0xfa: 12 bits), sets normal mode, 125 Hz and ±4 g (scale 0.019154).
-    regmap: on this bus the two bytes of an axis (0x02 + 2 × axis, LSB first, 12 bits left-justified) come as one
-    I2C-block read. Runtime PM like the KXCJK: a read after 2 s idle wakes it and sleeps 8 ms at 125 Hz."""
+    then requires a known chip id at 0x00 (0xfa: 12 bits), sets normal mode, 125 Hz (0x10 = 0x0b), ±4 g (0x0f =
+    0x05) and latched interrupts. regmap: on this bus the two bytes of an axis (0x02 + 2 × axis, LSB first, 12
+    bits left-justified) come as one I2C-block read. Runtime PM: suspended (0x11 = 0x80) 2 s after the last read,
+    woken by the next, which sleeps 8 ms at 125 Hz. IIO "bmc150_accel" (the I2C type's name): in_accel_*_raw,
+    in_accel_scale 0.019154 (no _available), in_accel_sampling_frequency 125 with a device-level
+    sampling_frequency_available, in_mount_matrix (not in_accel_: libiio shows it as channel "mount", attribute
+    "matrix"), in_temp_raw/offset/scale."""
     name = "bmc150_accel"
     module = "bmc150-accel-i2c"
     address, spare_address = 0x18, 0x19
@@ -238,10 +249,11 @@ class BMC150Accel(Part):
 
 
 class MXC4005(Part):
-    """Memsic MXC4005 (and MXC6655). The device id (0x0e) is read but not checked; probe writes a soft reset to
-    INT_CLR1 and clears the interrupt masks. Each axis is two bytes at 0x03 + 2 × axis, MSB first, 12 bits
-    left-justified; the scale comes from CONTROL (0x0d) bits 6:5 (0: ±2 g, 0.009582). No sampling frequency and no
-    mount matrix in 6.1."""
+    """Memsic MXC4005 (and MXC6655). The device id (0x0e) is read but not checked; probe writes a soft reset (0x01 =
+    0x10) and clears the interrupt masks. Each axis is two bytes at 0x03 + 2 × axis, MSB first, 12 bits
+    left-justified; the scale is read from CONTROL (0x0d) bits 6:5 at each read of in_accel_scale (0: ±2 g,
+    0.009582). No runtime PM. IIO "mxc4005": in_accel_*_raw, in_accel_scale and in_accel_scale_available; no
+    sampling frequency and no mount matrix in 6.1."""
     name = "mxc4005"
     module = "mxc4005"
     address, spare_address = 0x15, None
@@ -261,12 +273,16 @@ class MXC4005(Part):
 
 
 class LTR501(Part):
-    """Lite-On LTR-501 light and proximity sensor. Probe requires PART_ID (0x86) >> 4 to be 0x8 and reads the
-    measurement rates (ALS 0x85, PS 0x84) and persistence (0x9e), then sets ALS and PS active. Before each read the
-    driver polls ALS_PS_STATUS (0x8c) for the data-ready bit (bit 2 ALS, bit 0 PS), every 25 ms up to 100 times:
-    it is kept set here. ALS: two little-endian channels, DATA1 (infrared, 0x88) and DATA0 (visible and infrared,
-    0x8a), read together; lux = (1774 × DATA0 + 1105 × DATA1) / 1000 while DATA1 is under 45 % of the sum.
-    Proximity: 11 bits at 0x8d, little-endian."""
+    """Lite-On LTR-501 light and proximity sensor. Probe requires PART_ID (0x86) >> 4 to be 0x8, reads the
+    measurement rates (ALS 0x85, PS 0x84) and persistence (0x9e), then sets ALS and PS active (0x80 = 0x03, 0x81 =
+    0x02). Before each read the driver polls ALS_PS_STATUS (0x8c) for the data-ready bit (bit 2 ALS, bit 0 PS),
+    every 25 ms up to 100 times: it is kept set here. ALS: two little-endian channels, DATA1 (infrared, 0x88) and
+    DATA0 (visible and infrared, 0x8a), read together; lux = (1774 × DATA0 + 1105 × DATA1) / 1000 while DATA1 is
+    under 45 % of the sum. Proximity: 11 bits at 0x8d, little-endian. IIO "ltr501": in_illuminance_input (integer
+    lux), in_intensity_both_raw, in_intensity_ir_raw, in_intensity_scale 1 (+_available),
+    in_intensity_integration_time 0.1, in_intensity_sampling_frequency 2 with device-level
+    sampling_frequency_available and integration_time_available, in_proximity_raw, in_proximity_scale 1
+    (+_available), in_proximity_nearlevel 0 (no firmware node here)."""
     name = "ltr501"
     module = "ltr501"
     address = 0x23
@@ -305,9 +321,11 @@ class LTR501(Part):
 
 class STK3310(Part):
     """Sensortek STK3310 proximity and light sensor. Probe requires the chip id at 0x3e (0x13; 0x12, 0x1d, 0x51
-    for its siblings), writes STATE (0x00) to enable both and the PS interrupt bit. Proximity (0x11) and light
-    (0x13) are two bytes each, MSB first; scale and integration time come from PSCTRL (0x01) and ALSCTRL (0x02),
-    read through regmap's cache."""
+    for its siblings), writes STATE (0x00 = 0x03) to enable both and the PS interrupt (0x04 = 0x01). Proximity
+    (0x11) and light (0x13) are two bytes each, MSB first; gain and integration time come from PSCTRL (0x01) and
+    ALSCTRL (0x02), through regmap's cache. No runtime PM. IIO "stk3310": in_illuminance_raw, in_illuminance_scale
+    0.1, in_illuminance_integration_time 0.09472, in_proximity_raw, in_proximity_scale 0.1,
+    in_proximity_integration_time 0.00037 (each with _available), in_proximity_nearlevel 0; no buffer."""
     name = "stk3310"
     i2c_type = "STK3310"  # its I2C id table has only upper-case names
     module = "stk3310"
@@ -328,16 +346,19 @@ class STK3310(Part):
 
 
 class VCNL4040(Part):
-    """Vishay VCNL4040 proximity and light sensor, on the vcnl4000 driver (IIO name "vcnl4000"). Probe reads the
-    id word at 0x0e (0x58 would be a VCNL4200), then at 0x0c (low byte 0x86), and powers both up (words at 0x00 and
-    0x03 set to 0). Proximity (0x08) and light (0x09) are SMBus words; light scale 0.12. Each read waits for one
-    measurement period after power-up (96 ms light, 6 ms proximity); runtime PM powers it down after 2 s idle.
-    (The older VCNL4000/4010/4020 cannot work here: the driver starts a measurement by writing the command register
-    and waits for a ready bit in that same register, which the stub never sets.)"""
+    """Vishay VCNL4040 proximity and light sensor, on the vcnl4000 driver. Probe reads the id word at 0x0e (0x58
+    would be a VCNL4200), then at 0x0c (low byte 0x86), and powers both up (words at 0x00 and 0x03 set to 0).
+    Proximity (0x08) and light (0x09) are SMBus words. A read waits until one measurement period (96 ms light, 6
+    ms proximity) has passed since power-up or the previous read of that channel, so light reads come at most
+    about 10 a second; runtime PM powers it down 2 s after the last read. IIO "vcnl4000" for every variant:
+    in_illuminance_raw, in_illuminance_scale 0.12, in_proximity_raw, in_proximity_nearlevel 0; no sampling
+    frequency, no buffer. (The older VCNL4000/4010/4020 cannot work here: the driver starts a measurement by
+    writing the command register and waits for a ready bit in that same register, which the stub never sets.)"""
     name = "vcnl4040"
     module = "vcnl4000"
     address = 0x60
     kinds = ("light", "proximity")
+    word_registers = True
 
     def power_on(self):
         return [Word(0x0C, 0x0186)]  # device id 0x86, revision 1
@@ -515,6 +536,15 @@ class Device:
             reading["proximity"] = int(self.attribute("in_proximity_raw"))
         return reading
 
+    def registers(self):
+        smbus, words = self.bus.smbus, self.part.word_registers
+        values = {}
+        for register in range(256):
+            value = smbus.read_word(self.address, register) if words else smbus.read_byte(self.address, register)
+            if value:
+                values[f"0x{register:02x}"] = f"0x{value:04x}" if words else f"0x{value:02x}"
+        return values
+
     def describe(self):
         return {"name": self.attribute("name"), "part": self.part.name, "address": self.address,
                 "attributes": attributes_of(self.path)}
@@ -574,23 +604,27 @@ class Sensors:
         del self.devices[device.id]
 
     def stop(self, device):
+        """Stops the device's playback and waits for its thread, so that no line of it lands after this."""
         if device.player is not None:
-            device.player.set()
+            stop, thread = device.player
+            stop.set()
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=2)
             device.player = None
 
     def play(self, trace_path, display, base=None, speed=1.0, wait=False):
         """Sets the accelerometers at each trace line's time / speed. Returns (lines, seconds, lateness or None)."""
+        if speed <= 0:
+            raise ValueError("speed must be above 0")
         lines = read_trace(trace_path)
         if not lines:
             raise ValueError(f"{trace_path}: no readings")
         players = [display] + ([base] if base is not None else [])
-        stop = threading.Event()
         for device in players:
             self.stop(device)
-            device.player = stop
         # The scale is read once: a trace at 50 Hz need not read sysfs fifty times a second more.
         scales = [device.accel_scale() for device in players]
-        outcome = {}
+        stop, outcome = threading.Event(), {}
 
         def run():
             start, first = time.monotonic(), lines[0][0]
@@ -606,10 +640,15 @@ class Sensors:
             outcome["late"] = worst
 
         seconds = (lines[-1][0] - lines[0][0]) / speed
+        thread = None if wait else threading.Thread(target=run, daemon=True)
+        for device in players:
+            device.player = (stop, thread)
         if wait:
             run()
+            for device in players:
+                device.player = None
             return len(lines), seconds, outcome.get("late")
-        threading.Thread(target=run, daemon=True).start()
+        thread.start()
         return len(lines), seconds, None
 
 
@@ -675,6 +714,8 @@ def answer(sensors, command):
         return sensors.find(command["read"]).read()
     if "describe" in command:
         return sensors.find(command["describe"]).describe()
+    if "registers" in command:
+        return {"registers": sensors.find(command["registers"]).registers()}
     if "remove" in command:
         sensors.remove(sensors.find(command["remove"]))
         return {"ok": True}

@@ -112,12 +112,40 @@ def check_poses(control, reply):
               f"(off by {worst:.5f} ≤ {scale}; read in {seconds * 1000:.0f} ms)")
 
 
-def check_cold_read(reply):
-    """A read after 2.5 s idle: drivers with runtime PM power the part up again first."""
+def print_registers(control, reply, when):
+    registers = control.ask({"registers": reply["id"]})["registers"]
+    print(f"       registers {when}: " + " ".join(f"{name}={value}" for name, value in registers.items()))
+    return registers
+
+
+def check_cold_read(control, reply, attribute):
+    """A read after 2.5 s idle: drivers with runtime PM power the part down meanwhile and up again first."""
     time.sleep(2.5)
-    _, cold = timed(lambda: read_attribute(reply["path"], "in_accel_x_raw"))
-    _, warm = timed(lambda: read_attribute(reply["path"], "in_accel_x_raw"))
-    print(f"       in_accel_x_raw after 2.5 s idle: {cold * 1000:.0f} ms; right after: {warm * 1000:.0f} ms")
+    idle = control.ask({"registers": reply["id"]})["registers"]
+    _, cold = timed(lambda: read_attribute(reply["path"], attribute))
+    _, warm = timed(lambda: read_attribute(reply["path"], attribute))
+    after = control.ask({"registers": reply["id"]})["registers"]
+    names = sorted(set(idle) | set(after))
+    changed = {name: f"{idle.get(name, '0')}→{after.get(name, '0')}" for name in names if idle.get(name) != after.get(name)}
+    print(f"       {attribute} after 2.5 s idle: {cold * 1000:.0f} ms; right after: {warm * 1000:.0f} ms; "
+          f"registers the read changed: {changed or 'none'}")
+
+
+def check_scale_change(control, reply):
+    """The values set follow the scale the driver publishes: a written in_accel_scale changes the counts."""
+    path = reply["path"]
+    scales = read_attribute(path, "in_accel_scale_available").split()
+    default = read_attribute(path, "in_accel_scale")
+    other = next(scale for scale in scales if float(scale) != float(default))
+    with open(os.path.join(path, "in_accel_scale"), "w") as file:
+        file.write(other)
+    answer = control.ask({"set": reply["id"], "accel": POSES["upright"]})
+    values, scale = read_accel(path)
+    check(answer["scale"] == float(other) and abs(values[1] + 9.81) <= scale,
+          f"{reply['part']} upright at in_accel_scale {other} (written; {default} before)",
+          f"raw {answer['raw']}, reads {values[1]:.5f}")
+    with open(os.path.join(path, "in_accel_scale"), "w") as file:
+        file.write(default)
 
 
 def check_light_and_proximity(control, reply):
@@ -282,8 +310,11 @@ def main():
             continue
         devices[part] = reply
         print_facts(control, reply)
+        print_registers(control, reply, "after probe")
         check_poses(control, reply)
-        check_cold_read(reply)
+        check_cold_read(control, reply, "in_accel_x_raw")
+        if "in_accel_scale_available" in os.listdir(reply["path"]):
+            check_scale_change(control, reply)
 
     section("Light and proximity")
     for part in LIGHT_AND_PROXIMITY:
@@ -292,7 +323,9 @@ def main():
             continue
         devices[part] = reply
         print_facts(control, reply)
+        print_registers(control, reply, "after probe")
         check_light_and_proximity(control, reply)
+        check_cold_read(control, reply, "in_illuminance_raw" if part != "ltr501" else "in_illuminance_input")
 
     section("Remove and add again")
     if "kxcjk1013" in devices:
@@ -301,6 +334,18 @@ def main():
     section("Traces")
     if "kxcjk1013" in devices and "bmc150_accel" in devices:
         check_trace(control, devices["kxcjk1013"], devices["bmc150_accel"])
+
+    section("Two sensors on one driver: a convertible's display and base")
+    if "kxcjk1013" in devices:
+        base = add_part(control, "kxcjk1013", address=0x0F)
+        if base is not None:
+            control.ask({"set": devices["kxcjk1013"]["id"], "accel": POSES["upright"]})
+            control.ask({"set": base["id"], "accel": POSES["flat"]})
+            display_pose = pose_of(*read_accel(devices["kxcjk1013"]["path"]))
+            base_pose = pose_of(*read_accel(base["path"]))
+            check(display_pose == "upright" and base_pose == "flat", "each reads its own registers",
+                  f"{devices['kxcjk1013']['id']} {display_pose}, {base['id']} {base_pose}")
+            devices["kxcjk1013 base"] = base
 
     section("libiio")
     libiio_view(list(devices.values()))
