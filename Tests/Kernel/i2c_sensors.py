@@ -409,14 +409,9 @@ def modprobe(*arguments):
         raise RuntimeError(f"modprobe {' '.join(arguments)}: {result.stderr.strip()}")
 
 
-def kernel_log_since(mark):
-    """Kernel log lines after the first `mark` of them (dmesg), for a probe failure's reason."""
-    lines = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
-    return lines[mark:]
-
-
-def kernel_log_length():
-    return len(subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines())
+def kernel_log():
+    """The kernel log's lines (dmesg): a failed probe says why there."""
+    return subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
 
 
 def read_text(path):
@@ -565,15 +560,17 @@ class Sensors:
         if address not in self.bus.addresses:
             raise ValueError(f"0x{address:02x} is not one of the stub's chips "
                              f"({', '.join(f'0x{a:02x}' for a in self.bus.addresses)})")
-        modprobe(part.module)  # no udevd loads it from the new device's modalias
+        if os.path.exists(self.bus.client_folder(address)):
+            raise ValueError(f"0x{address:02x} is bound already; remove it first")
+        modprobe(part.module)  # loaded first, so that it probes within new_device and a failure shows at once
         self.bus.clear(address)
         for write in part.power_on():
             write.apply(self.bus.smbus, address)
-        mark = kernel_log_length()
+        mark = len(kernel_log())
         self.bus.new_device(part.device_type, address)
         path = self._wait_for_iio(address, timeout)
         if path is None:
-            log = kernel_log_since(mark)
+            log = kernel_log()[mark:]
             self.bus.delete_device(address)
             raise RuntimeError(f"{part.name} at 0x{address:02x} made no IIO device; kernel log: {log}")
         device = Device(self.bus, part, address, path)
