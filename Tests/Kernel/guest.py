@@ -17,6 +17,7 @@ import pathlib
 import select
 import signal
 import subprocess
+import sys
 import time
 import unittest
 
@@ -151,6 +152,7 @@ class Fixture:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process.stdout.close()
 
 
 class Monitor:
@@ -187,6 +189,8 @@ class Monitor:
     def close(self):
         self.process.terminate()
         self.process.wait()
+        self.process.stdout.close()
+        self.process.stderr.close()
 
 
 class KernelTestCase(unittest.TestCase):
@@ -203,5 +207,7 @@ class KernelTestCase(unittest.TestCase):
     def run(self, result=None):
         result = super().run(result)
         if result is not None and any(test is self for test, _ in result.failures + result.errors):
-            print(f"\n--- the daemon's log for {self.id()} ---\n{self.service.log}", flush=True)
+            # On unittest's own stream, so that it stays in order with the failure it explains.
+            sys.stderr.write(f"\n--- the daemon's log for {self.id()} ---\n{self.service.log}--- end of log ---\n")
+            sys.stderr.flush()
         return result

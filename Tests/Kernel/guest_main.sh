@@ -15,6 +15,8 @@ log=/run/orientd-tests
 mkdir -p "$log"
 
 echo "guest: $(uname -r), $(nproc) CPU"
+# The kernel's messages stay in its log (printed at the end of a failed run), not interleaved with the tests'.
+dmesg -n 1
 make --no-print-directory install PREFIX=/usr INSTALL_RECORD="$log/install-record" > "$log/install.log" 2>&1 ||
     { cat "$log/install.log"; echo "guest: make install failed" >&2; exit 1; }
 
@@ -29,7 +31,7 @@ python3 -m dbusmock --system --template polkitd > "$log/polkitd.log" 2>&1 &
 
 cd "$repo/Tests/Kernel"
 status=0
-python3 -m unittest -v "$@" || status=$?
+python3 -m unittest -v "$@" 2>&1 || status=$?
 if [ "$status" != 0 ]; then
     echo "--- the kernel's last messages ---"
     dmesg | tail -n 40
