@@ -16,10 +16,18 @@ current reading) and SET_REPORT (feature: the properties are stored), always, fr
 Input reports, as real hubs send them: while a sensor is powered (D0/D1) and its reporting state is on, a reading
 goes out when some field differs from the last one sent by more than the change sensitivity (per field, in raw
 counts), no sooner than one report interval after the previous report; the first reading after power-on goes out
-at once. With --every-interval a reading also goes out at every report interval, changed or not. The kernel never
-sets the interval or the sensitivity by itself (only when sampling_frequency or hysteresis is written), so the
-hub's defaults (--interval, --sensitivity) hold until then; it sets the power and reporting states: D0 and all
-events when a buffer is enabled or a raw attribute is read, D4 and no events 3 s after the last user (runtime PM).
+at once. So a sensor held still sends nothing after its first reading. With --every-interval a reading also goes
+out at every report interval, changed or not. This is the contract of Microsoft's sensor guidelines, which hub
+firmware is written to ("Filtering data": the current report interval is the minimum period between data updates,
+sent when a change beyond the change sensitivity has occurred; recommended defaults 100 ms and 0.02 g for an
+accelerometer; proximity reports on change only; its certification test expects events at every interval when
+the sensitivity is 0, which --every-interval gives).
+
+What Linux 6.1's drivers set: never the interval or the sensitivity by themselves (only when sampling_frequency or
+hysteresis is written; after a system resume they write back what was written), so the hub's defaults
+(--interval 100, --sensitivity 0) hold until then. They set the power and reporting states: D0 and all events when
+a buffer is enabled or a raw attribute is read (then sleeping two report intervals), D4 and no events 3 s after
+the last user (runtime PM autosuspend). Each of these is one SET_REPORT of the whole feature report.
 
 Prints {"ready": true, ...} once created. Commands, one JSON object a line on standard input, each answered with
 one JSON line on standard output ({"ok": false, "error": TEXT} when it cannot be done):
@@ -36,7 +44,9 @@ one JSON line on standard output ({"ok": false, "error": TEXT} when it cannot be
   {"stall": BOOL, "sensor": SENSOR}   stops (true) or resumes sending input reports, while GET_REPORT and
                        SET_REPORT are still answered; without "sensor", every sensor    -> {"ok": true}
   {"silent": BOOL}     the hub keeps reading /dev/uhid but answers nothing and sends nothing: each request of
-                       the kernel then waits out its 5 s timeout                        -> {"ok": true}
+                       the kernel then waits out its 5 s timeout, one at a time for all the hub's sensors (a
+                       feature attribute reads its cached value after 5 s; a raw read returns 0 after ~30 s,
+                       with nothing in dmesg)                                           -> {"ok": true}
   {"unplug": true}     UHID_DESTROY: the HID device and its sensors go                  -> {"ok": true}
   {"plug": true}       UHID_CREATE2 again: a new HID device, properties back to the defaults -> {"ok": true}
   {"state": SENSOR}    what the driver set and what was sent: {"interval_ms", "sensitivity": {NAME: VALUE},
@@ -60,6 +70,8 @@ count: a trace reads back exactly), light in lux at exponent -2, presence as a p
 whole degrees (the kernel gives in_rot_scale 1 whatever the exponent, so finer steps would read wrong), flux in
 gauss at exponent -3. Units are written in the byte order the kernel compares them in, which is the reverse of
 the HID specification's: written the specification's way, the kernel ignores the unit and its exponent.
+
+Resolution: 0.00001 m/s² (the traces' own precision), 0.01 lux, 1 degree, 0.001 gauss, presence 1.
 """
 import argparse
 import collections
@@ -283,19 +295,24 @@ class SensorKind:
         return f"HID-SENSOR-{0x200000 | self.usage:x}"
 
 
+def sensitivity_encoding(data):
+    """A change sensitivity is in its data's unit and exponent, always 32 bits wide: the kernel writes it through
+    sizeof(s32), and a 16-bit field at a fine exponent could not hold a useful threshold."""
+    return Encoding(32, False, data.unit, data.exponent, data.base)
+
+
 def sensor_kinds(accel_encoding):
     """The four sensors this hub can carry, the accelerometer in the encoding chosen on the command line."""
     light = Encoding(32, False, UNIT_LUX, -2)
     presence = Encoding(32, False, UNIT_NONE, 0)
     heading = Encoding(32, False, UNIT_DEGREES, 0)
     flux = Encoding(32, True, UNIT_GAUSS, -3)
-    sensitivity_32 = lambda encoding: Encoding(32, False, encoding.unit, encoding.exponent, encoding.base)  # noqa: E731
     return {
         "accel": SensorKind(
             "accel", 0x73, "accel_3d",
             [Quantity(axis, usage_id, accel_encoding, "acceleration")
              for axis, usage_id in (("x", 0x0453), ("y", 0x0454), ("z", 0x0455))],
-            [Sensitivity("acceleration", 0x0452, sensitivity_32(accel_encoding))]),
+            [Sensitivity("acceleration", 0x0452, sensitivity_encoding(accel_encoding))]),
         "als": SensorKind(
             "als", 0x41, "als", [Quantity("illuminance", 0x04D1, light, "light")],
             [Sensitivity("light", 0x04D0, light)], {"lux": 0}),
@@ -384,27 +401,30 @@ class Sensor:
     def active(self):
         return self.power in POWERED and self.reporting in REPORTING_ON
 
-    def feature_format(self):
+    def feature_layout(self):
+        """struct's format of the feature report after its ID: reporting state, power state, interval, sensitivities."""
         return "<BBI" + "".join(field_format(s.encoding) for s in self.kind.sensitivities)
+
+    def input_layout(self):
+        return "<" + "".join(field_format(q.encoding) for q in self.kind.quantities)
 
     def feature_report(self):
         reporting = selector_value(REPORTING_STATES, self.reporting)
         power = selector_value(POWER_STATES, self.power)
         sensitivities = [self.sensitivity[s.name] for s in self.kind.sensitivities]
-        return bytes([self.report_id]) + struct.pack(self.feature_format(), reporting, power, self.interval_ms,
+        return bytes([self.report_id]) + struct.pack(self.feature_layout(), reporting, power, self.interval_ms,
                                                      *sensitivities)
 
     def input_report(self):
-        layout = "<" + "".join(field_format(q.encoding) for q in self.kind.quantities)
-        return bytes([self.report_id]) + struct.pack(layout, *self.values)
+        return bytes([self.report_id]) + struct.pack(self.input_layout(), *self.values)
 
     def store_feature(self, data, seconds):
         """A SET_REPORT of the feature report: every field is stored, as a device stores what it is sent (the
         kernel sends the whole report, the fields it does not mean to change as it last read them)."""
-        fmt = self.feature_format()
-        if len(data) < 1 + struct.calcsize(fmt):
+        layout = self.feature_layout()
+        if len(data) < 1 + struct.calcsize(layout):
             return False
-        reporting, power, interval, *sensitivities = struct.unpack_from(fmt, data, 1)
+        reporting, power, interval, *sensitivities = struct.unpack_from(layout, data, 1)
         self.reporting = selector_name(REPORTING_STATES, reporting, self.reporting)
         self.power = selector_name(POWER_STATES, power, self.power)
         self.interval_ms = interval
@@ -452,6 +472,8 @@ def read_trace(path, columns):
     with open(path, encoding="utf-8") as trace:
         for number, line in enumerate(trace, 1):
             line = line.strip()
+            if line.startswith("# orientd trace v") and line[len("# orientd trace v"):] not in ("1", "2"):
+                raise ValueError(f"{path}:{number}: only trace versions 1 and 2 are known")
             if not line or line.startswith("#"):
                 continue
             cells = [cell.strip() for cell in line.split(",")]
@@ -500,6 +522,11 @@ class Hub:
     def seconds(self):
         return time.monotonic() - self.started_at
 
+    def sensor(self, key):
+        if key not in self.sensors:
+            raise ValueError(f"this hub has no {key}; it has {', '.join(self.sensors)}")
+        return self.sensors[key]
+
     def write(self, event):
         with self.write_lock:
             try:
@@ -540,6 +567,8 @@ class Hub:
                 event = os.read(self.fd, EVENT_SIZE)
             except OSError:
                 return
+            if not event:
+                return  # end of file: not /dev/uhid
             if len(event) < 4:
                 continue
             kind = struct.unpack_from("<I", event)[0]
@@ -664,6 +693,12 @@ class Hub:
         return None
 
     def iio_devices(self):
+        try:
+            return self.find_iio_devices()
+        except OSError:
+            return None, {}  # the device went while it was being looked at
+
+    def find_iio_devices(self):
         hid = self.hid_device()
         found = {}
         if hid is None:
@@ -681,8 +716,8 @@ class Hub:
         return hid, found
 
     def state(self, key):
+        sensor = self.sensor(key)
         with self.lock:
-            sensor = self.sensors[key]
             return {**sensor.properties(), "reports_sent": sensor.reports_sent,
                     "get_reports": {"feature": sensor.feature_gets, "input": sensor.input_gets},
                     "set_reports": sensor.set_reports, "values": sensor.physical_values(),
@@ -707,19 +742,25 @@ def read_uevent(path):
 # ---------------------------------------------------------------------------------------------------------------
 # Commands.
 
+def named_values(sensor, command):
+    """The sensor's readings with those the command names replaced: lux, value, near, heading, flux."""
+    values, given = list(sensor.physical_values()), False
+    for name, index in sensor.kind.named_values.items():
+        if name in command:
+            values[index], given = command[name], True
+    if sensor.kind.key == "prox" and "near" in command:
+        values[0], given = (1 if command["near"] else 0), True
+    if sensor.kind.key == "compass" and "flux" in command:
+        values[0:3], given = list(command["flux"]), True
+    if not given:
+        raise ValueError(f"nothing to set: give {sensor.kind.key} \"values\" or a named reading")
+    return values
+
+
 def set_command(hub, command):
     key = command["set"]
-    sensor = hub.sensors[key]
-    values = command.get("values")
-    if values is None:
-        values = list(sensor.physical_values())
-        if "near" in command:
-            values[0] = 1 if command["near"] else 0
-        if "flux" in command:
-            values[0:3] = command["flux"]
-        for name, index in sensor.kind.named_values.items():
-            if name in command:
-                values[index] = command[name]
+    sensor = hub.sensor(key)
+    values = command["values"] if "values" in command else named_values(sensor, command)
     if not 0 < len(values) <= len(sensor.kind.quantities):
         raise ValueError(f"{key} takes 1 to {len(sensor.kind.quantities)} values")
     if hub.playing(key):
@@ -729,8 +770,8 @@ def set_command(hub, command):
 
 def play_command(hub, command):
     key = command.get("sensor", "accel")
-    if key not in hub.sensors or len(hub.sensors[key].kind.quantities) != 3:
-        raise ValueError(f"a trace plays into an accelerometer, and this hub has no {key}")
+    if hub.sensor(key).kind.key != "accel":
+        raise ValueError("a trace plays into an accelerometer")
     speed = float(command.get("speed", 1))
     if speed <= 0:
         raise ValueError("speed must be above 0")
@@ -752,9 +793,9 @@ def devices_command(hub, command):
 def flag_command(hub, command, name):
     with hub.lock:
         if name == "stall":
-            keys = [command["sensor"]] if "sensor" in command else list(hub.sensors)
-            for key in keys:
-                hub.sensors[key].stalled = bool(command["stall"])
+            sensors = [hub.sensor(command["sensor"])] if "sensor" in command else hub.sensors.values()
+            for sensor in sensors:
+                sensor.stalled = bool(command["stall"])
         else:
             hub.silent = bool(command["silent"])
         hub.lock.notify_all()
