@@ -348,7 +348,7 @@ def sensor_collection(kind, number):
     parts += [logical_range(0, INT32_MAX), report_layout(32), unit(UNIT_NONE), unit_exponent(0),
               usage(PROPERTY_REPORT_INTERVAL), feature_item(DATA_VARIABLE_ABSOLUTE)]  # no unit: milliseconds
     for sensitivity in kind.sensitivities:
-        low, high = sensitivity.encoding.limits
+        _, high = sensitivity.encoding.limits
         parts += [logical_range(0, high), report_layout(sensitivity.encoding.bits), unit(sensitivity.encoding.unit),
                   unit_exponent(sensitivity.encoding.exponent),
                   usage(MODIFIER_CHANGE_SENSITIVITY_ABSOLUTE | sensitivity.data_usage),
@@ -431,7 +431,7 @@ class Sensor:
         for sensitivity, raw in zip(self.kind.sensitivities, sensitivities):
             self.sensitivity[sensitivity.name] = raw
         if not self.active:
-            self.last_sent_time = None  # powered again, the first reading goes out at once
+            self.last_sent_time = None  # so that the first reading after the next power-on goes out at once
         self.set_reports += 1
         self.log.append({"t": round(seconds, 3), **self.properties()})
         return True
@@ -455,7 +455,7 @@ class Sensor:
 
 
 def selector_value(selectors, name):
-    return [selector_name for _, selector_name in selectors].index(name) + SELECTOR_MINIMUM
+    return [label for _, label in selectors].index(name) + SELECTOR_MINIMUM
 
 
 def selector_name(selectors, value, current):
