@@ -32,6 +32,20 @@ struct SamplingFrequencyChoiceTests {
         #expect(SamplingFrequencyChoice.choose(current: 5, available: "Hz 12")?.frequency == 10, "nothing before it")
     }
 
+    @Test("A rate asked for is the nearest the driver lists at or above it, else its fastest; with no list, itself",
+        arguments: [
+            // kxcjk-1013's list: the still rate of 5 Hz becomes 6.25, the rest rate of 2 Hz 3.125.
+            (5.0, "0.781000 1.563000 3.125000 6.250000 12.500000 25 50 100 200 400 800 1600", 6.25),
+            (2.0, "0.781000 1.563000 3.125000 6.250000 12.500000 25 50 100 200 400 800 1600", 3.125),
+            (50.0, "0.781000 1.563000 3.125000 6.250000 12.500000 25 50 100 200 400 800 1600", 50),
+            (5.0, "15.620000 31.260000 62.50000 125 250 500 1000 2000", 15.62),
+            (3000.0, "15.620000 31.260000 62.50000 125 250 500 1000 2000", 2000),
+            (5.0, nil, 5),
+        ] as [(Double, String?, Double)])
+    func frequencyForARate(requested: Double, available: String?, written: Double) {
+        #expect(SamplingFrequencyChoice.frequency(for: requested, available: available) == written)
+    }
+
     @Test("Written in the shortest form that reads back", arguments: [(10.0, "10"), (12.5, "12.5"), (6.25, "6.25"), (1600, "1600")])
     func text(value: Double, written: String) {
         #expect(SamplingFrequencyChoice.text(value) == written)

@@ -14,17 +14,28 @@ public enum SamplingFrequencyChoice {
     ///   up to it, as iio-sensor-proxy reads it).
     public static func choose(current: Double, available: String?) -> (frequency: Double, unreadable: String?)? {
         guard current < minimum else { return nil }
+        let (listed, unreadable) = frequencies(available)
+        return (nearest(atLeast: minimum, in: listed), unreadable)
+    }
+
+    /// What to write to ask a driver for `requested` Hz: the smallest frequency its list holds that is at least that
+    /// (a driver such as kxcjk-1013 refuses any other), else the largest it lists; with no list, `requested` itself.
+    public static func frequency(for requested: Double, available: String?) -> Double {
+        nearest(atLeast: requested, in: frequencies(available).listed)
+    }
+
+    private static func nearest(atLeast wanted: Double, in listed: [Double]) -> Double {
+        listed.filter { $0 >= wanted }.min() ?? listed.max() ?? wanted
+    }
+
+    /// The positive frequencies of a `_available` list, up to its first word that is not a number (returned too).
+    private static func frequencies(_ available: String?) -> (listed: [Double], unreadable: String?) {
         var listed: [Double] = []
-        var unreadable: String?
         for word in (available ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-            guard let value = Double(word), value.isFinite, value >= 0 else {
-                unreadable = String(word)
-                break
-            }
+            guard let value = Double(word), value.isFinite, value >= 0 else { return (listed, String(word)) }
             if value > 0 { listed.append(value) }
         }
-        let frequency = listed.filter { $0 >= minimum }.min() ?? listed.max() ?? minimum
-        return (frequency, unreadable)
+        return (listed, nil)
     }
 
     /// The shortest text that reads back as `frequency`: `10`, `12.5`, as iio-sensor-proxy writes it (no newline).

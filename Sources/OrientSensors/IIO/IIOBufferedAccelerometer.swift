@@ -15,9 +15,15 @@ final class IIOBufferedAccelerometer {
     private let timestamp: (channel: OpaquePointer, format: ScanFormat)?
     private let buffer: OpaquePointer
 
-    /// How long one refill waits for data before it returns ETIMEDOUT, so that the capture loop keeps
-    /// answering udev events and stop requests.
+    /// How long one refill waits for data at first, before it returns ETIMEDOUT, so that the capture loop keeps
+    /// answering udev events and stop requests (``waitLimit`` changes it).
     static let refillTimeoutMilliseconds: UInt32 = 500
+
+    /// How long one refill waits for data, in seconds: the capture sets the period its held reading goes out at
+    /// while the device says nothing. At least 10 ms.
+    var waitLimit: Double = Double(refillTimeoutMilliseconds) / 1000 {
+        didSet { _ = iio_context_set_timeout(device.context, UInt32(max(10, (waitLimit * 1000).rounded()))) }
+    }
 
     /// Fails (so that the caller polls instead) when the channels are not scan elements or no buffer opens.
     init(_ device: IIODevice, scansPerRead: Int = 1) throws(SensorError) {

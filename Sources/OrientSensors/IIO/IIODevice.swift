@@ -59,13 +59,42 @@ final class IIODevice {
         requestRate(requestedRate)
     }
 
-    /// Asks the device for `requested` samples a second and keeps in `rate` what it then reports: many accept
-    /// only a fixed list, some none. Does nothing for a device without `sampling_frequency`.
+    /// Asks the device for `requested` samples a second (the nearest its `sampling_frequency_available` lists at or
+    /// above it, as many drivers take only those) and keeps in `rate` what it then reports. The attribute is the
+    /// device's own (`sampling_frequency`) on some drivers and the accelerometer channels' (`in_accel_sampling_
+    /// frequency`, which libiio gives each channel) on most, HID sensor hubs and kxcjk-1013 among them; its list may
+    /// be either's. Does nothing for a device with neither (mxc4005).
     func requestRate(_ requested: Double) {
-        guard iio_device_find_attr(device, "sampling_frequency") != nil else { return }
-        _ = iio_device_attr_write_double(device, "sampling_frequency", requested)
+        let x = channels.x
+        let available = text(deviceAttribute: "sampling_frequency_available")
+            ?? text(channelAttribute: "sampling_frequency_available", of: x)
+        let frequency = SamplingFrequencyChoice.frequency(for: requested, available: available)
         var actual = 0.0
-        if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
+        if iio_device_find_attr(device, "sampling_frequency") != nil {
+            _ = iio_device_attr_write_double(device, "sampling_frequency", frequency)
+            if iio_device_attr_read_double(device, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
+        } else if iio_channel_find_attr(x, "sampling_frequency") != nil {
+            _ = iio_channel_attr_write_double(x, "sampling_frequency", frequency)
+            if iio_channel_attr_read_double(x, "sampling_frequency", &actual) == 0, actual > 0 { rate = actual }
+        }
+    }
+
+    private func text(deviceAttribute name: String) -> String? {
+        guard iio_device_find_attr(device, name) != nil else { return nil }
+        return read { iio_device_attr_read(device, name, $0, $1) }
+    }
+
+    private func text(channelAttribute name: String, of channel: OpaquePointer) -> String? {
+        guard iio_channel_find_attr(channel, name) != nil else { return nil }
+        return read { iio_channel_attr_read(channel, name, $0, $1) }
+    }
+
+    /// An attribute's text through libiio's `read(buffer, length)`, nil when it fails.
+    private func read(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int) -> String? {
+        var bytes = [CChar](repeating: 0, count: 256)
+        let count = bytes.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: bytes.prefix(count).prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit {

@@ -10,21 +10,17 @@ import OrientSampleSource
 /// The capture loop of ``IIOSampleSource``, confined to its thread.
 final class LiveCapture {
     private let configuration: LiveSensorConfiguration
-    private let capture: CaptureSettings
+    let capture: CaptureSettings
     private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
-    private let logger: Logger
+    let logger: Logger
     private let learned: LearnedGravity
 
-    /// A buffered device that delivers nothing for this long is opened again, and read by polling instead when it
-    /// stays silent that long once more (HID sensor hubs are known to stall: iio-sensor-proxy issues #135, #170,
-    /// #212; 3.8 and later poll a buffer that gives nothing).
-    static let stallLimit = 2.0
     /// Polled reads failing this many times in a row (about 1.5 s with the backoff) make the sensor unavailable
     /// until a read succeeds again: a sensor that only ever fails must not look like one that is still.
     static let failuresBeforeUnavailable = 5
 
-    private var reader: AccelerometerReader?
+    var reader: AccelerometerReader?
     private var candidate: AccelerometerCandidate?
     /// A convertible's keyboard sensor, read after each display reading.
     private let base: BaseFollower
@@ -33,14 +29,11 @@ final class LiveCapture {
     private var timeBase = SampleTimeBase(clock: nil)
     /// The last `.noSensor` reason sent, so that waiting does not repeat it every second.
     private var lastReason: String?
-    private var failures = 0
+    var failures = 0
     /// What `.opened` says about the open display sensor, its base aside (see ``described``).
     private var displayDescription: SensorDescription?
-    private var lastDelivery = 0.0
-    /// The buffered device stalled and was opened again; nothing has come since.
-    private var reopenedAfterStall = false
-    /// The sampling period last asked of a buffered device: the full rate's when opened, the still rate's once still.
-    private var bufferedPeriod = 0.0
+    /// The open buffered device's last reading, its silence and the period asked of it (LiveCapture+Buffered.swift).
+    var held = HeldReading()
     /// The lid switch, polled with udev's events.
     private var lid: LidWatch?
 
@@ -77,6 +70,7 @@ final class LiveCapture {
         var pace = SamplingPace(
             fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate, restRate: capture.restRate)
         var nextRead = monotonicSeconds()
+        var pollInstead = false
         while !stop.isSet {
             if reader == nil {
                 open(buffered: true)
@@ -90,10 +84,16 @@ final class LiveCapture {
                 if waitReadable(monitor, seconds: max(0, nextRead - monotonicSeconds())) { handleEvents(udevEvents.take()) }
                 guard case .polled = reader, monotonicSeconds() >= nextRead else { continue }
                 nextRead = readPolled(polled, pace: &pace, scheduled: nextRead)
-            case .buffered(let buffered, let openedAt):
+            case .buffered(let buffered, _):
                 if waitReadable(monitor, seconds: 0) { handleEvents(udevEvents.take()) }
                 guard case .buffered = reader else { continue }
-                readBuffered(buffered, openedAt: openedAt, pace: &pace)
+                pollInstead = !readBuffered(buffered, pace: &pace)
+            }
+            // Out of the switch, where nothing holds the buffer any more: the kernel allows one open buffer per device,
+            // and the polled reads must not find it still enabled.
+            if pollInstead {
+                pollInstead = false
+                fallBackToPolling()
             }
         }
     }
@@ -109,59 +109,6 @@ final class LiveCapture {
         let next = scheduled + (sample.map { pace.period(after: $0.acceleration, base: $0.base, at: $0.time) } ?? period)
         // After a stall, carry on from now instead of reading in a burst to catch up.
         return next < monotonicSeconds() - period ? monotonicSeconds() + period : next
-    }
-
-    /// Takes what a buffered sensor has given since the last time; polls it instead once it fails, or once it
-    /// stalls, is opened again, and stalls again.
-    private func readBuffered(
-        _ buffered: IIOBufferedAccelerometer, openedAt: Double, pace: inout SamplingPace
-    ) {
-        do {
-            let readings = try buffered.read()
-            failures = 0
-            var wanted: Double?
-            for reading in readings {
-                if let sample = emit(reading) {
-                    wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
-                }
-            }
-            if !readings.isEmpty {
-                lastDelivery = monotonicSeconds()
-                if reopenedAfterStall {
-                    reopenedAfterStall = false
-                    incident(.notice, "\(buffered.device.id): buffered capture delivers again, opened again")
-                }
-            }
-            // Still: the device itself samples slowly (a HID hub then wakes the host less); at the first
-            // reading that differs, back to the full rate.
-            if let wanted, wanted != bufferedPeriod {
-                bufferedPeriod = wanted
-                buffered.device.requestRate(1 / wanted)
-                logger.debug("\(buffered.device.id): sampling_frequency \(1 / wanted) Hz requested")
-            }
-        } catch where error.errno == ETIMEDOUT || error.errno == EAGAIN {
-            // Nothing this time; the stall check below decides.
-        } catch where error.deviceIsGone {
-            close(reason: "\(error)")
-            return
-        } catch {
-            logger.warning("buffered capture failed: \(error); polling instead")
-            fallBackToPolling()
-            return
-        }
-        guard monotonicSeconds() - max(lastDelivery, openedAt) > Self.stallLimit else { return }
-        if reopenedAfterStall {
-            incident(
-                .warning,
-                "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s again after it was opened again; polling instead")
-            reopenedAfterStall = false
-            fallBackToPolling()
-        } else {
-            incident(.warning, "\(buffered.device.id): buffered capture delivered nothing for \(Self.stallLimit) s; opening it again")
-            reopenedAfterStall = true
-            reader = nil
-            open(buffered: true)
-        }
     }
 
     /// A polled read, with failures counted for the backoff and a vanished device closed.
@@ -216,7 +163,7 @@ final class LiveCapture {
                 announceNoSensor("cannot \(chosen.inputNode == nil ? "open" : "read") \(chosen.id): \(error)")
                 return
             }
-            bufferedPeriod = 1 / capture.rate
+            held = HeldReading(period: 1 / capture.rate)
             if opened.hasBase { base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil }) }
             adopt(opened, chosen)
         }
@@ -247,7 +194,7 @@ final class LiveCapture {
     /// Scales a reading, corrects it by what was learned of the scale, pairs it with the base's, and delivers it;
     /// nil while a sensor without a scale has not been learned yet.
     @discardableResult
-    private func emit(_ reading: UnscaledReading) -> AccelSample? {
+    func emit(_ reading: UnscaledReading) -> AccelSample? {
         let now = monotonicSeconds()
         let time = reading.timestamp.map { timeBase.monotonic(stamp: $0, now: now, clockNow: timeBase.clock?.now) } ?? now
         let (acceleration, learned) = readings.take(reading.value, at: time)
@@ -284,18 +231,18 @@ final class LiveCapture {
         }
     }
 
-    private func close(reason: String) {
+    func close(reason: String) {
         logger.warning("sensor lost: \(reason)")
         reader = nil
         base.close()
         candidate = nil
+        held = HeldReading()
         failures = 0
-        reopenedAfterStall = false
         deliver(.lost(reason: reason))
     }
 
     /// Logs what the capture ran into and handled, and tells the consumer (`status` counts it).
-    private func incident(_ level: Logger.Level, _ text: String) {
+    func incident(_ level: Logger.Level, _ text: String) {
         logger.log(level: level, "\(text)")
         deliver(.incident(text))
     }
