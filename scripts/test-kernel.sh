@@ -11,6 +11,7 @@
 # machine where no guest boots fails here, saying so: it never passes silently.
 #
 # Usage: scripts/test-kernel.sh [TEST...]   (TEST as unittest names it: test_uinput, test_uinput.TabletModeSwitchTests)
+# ORIENTD_KERNEL_LOG_LEVEL=debug gives the daemon's debug lines in a failed test's log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +36,10 @@ echo "test-kernel: $kernel under $how"
 
 started=$(date +%s)
 status=0
-timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "${vng_options[@]}" $kvm --exec "Tests/Kernel/guest_main.sh $*" || status=$?
+# The guest's environment is vng's own: what the tests read of this one is passed on the command line.
+guest_environment="ORIENTD_KERNEL_LOG_LEVEL=${ORIENTD_KERNEL_LOG_LEVEL:-info}"
+timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "${vng_options[@]}" $kvm \
+    --exec "env $guest_environment Tests/Kernel/guest_main.sh $*" || status=$?
 echo "test-kernel: the guest ended with status $status after $(( $(date +%s) - started )) s"
 [ "$status" != 124 ] || fail "the guest did not end within ${ORIENTD_KERNEL_TIMEOUT:-1200} s"
 [ "$status" != 255 ] || fail "no guest booted (vng exited 255; run it by hand with --verbose to see why)"

@@ -81,9 +81,11 @@ class Service:
         head, section, tail = text.partition("\n[classifier]")
         CONFIGURATION.write_text(head + "\n" + settings + "\n" + section + tail)
         os.makedirs(os.path.dirname(SOCKET), exist_ok=True)
+        # ORIENTD_KERNEL_LOG_LEVEL=debug (scripts/test-kernel.sh passes it on) adds the daemon's debug lines.
+        extra = ["--", "--log-level", os.environ["ORIENTD_KERNEL_LOG_LEVEL"]] if "ORIENTD_KERNEL_LOG_LEVEL" in os.environ else []
         with open(self.folder / "stand-in.out", "a") as log:
             self.process = subprocess.Popen(
-                ["python3", str(REPO / "scripts" / "unit-stand-in.py"), str(UNIT), SOCKET, str(self.folder)],
+                ["python3", str(REPO / "scripts" / "unit-stand-in.py"), str(UNIT), SOCKET, str(self.folder), *extra],
                 stdout=log, stderr=subprocess.STDOUT)
         wait_for(lambda: os.path.exists(SOCKET), what="orientd.socket to listen")
 
@@ -120,20 +122,26 @@ class Fixture:
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(
                 ["python3", str(KERNEL_TESTS / script), *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=log, text=True, bufsize=1)
+                stderr=log, bufsize=0)
+        self._pending = b""
         self.first = self._read_line(PATIENCE * 3)
 
     def _read_line(self, timeout):
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if not ready:
-            raise AssertionError(f"{self.process.args[1]} said nothing for {timeout} s; its log:\n{self.stderr}")
-        line = self.process.stdout.readline()
-        if not line:
-            raise AssertionError(f"{self.process.args[1]} ended; its log:\n{self.stderr}")
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            remaining = deadline - time.monotonic()
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0, remaining))
+            if not ready:
+                raise AssertionError(f"{self.process.args[1]} said nothing for {timeout} s; its log:\n{self.stderr}")
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise AssertionError(f"{self.process.args[1]} ended; its log:\n{self.stderr}")
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
         return json.loads(line)
 
     def request(self, command, timeout=PATIENCE * 3):
-        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.write((json.dumps(command) + "\n").encode())
         self.process.stdin.flush()
         answer = self._read_line(timeout)
         if "error" in answer:
@@ -155,22 +163,26 @@ class Fixture:
         self.process.stdout.close()
 
 
-class Monitor:
-    """`orientctl monitor --json` running, its lines collected as they come."""
+class Lines:
+    """A program running, its lines collected as they come (`parse` turns each into what is kept)."""
 
-    def __init__(self, *arguments):
-        self.process = subprocess.Popen(["/usr/bin/orientctl", "monitor", "--json", *arguments],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, command, parse=lambda line: line):
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0)
+        self.parse = parse
         self.lines = []
+        self._partial = b""
 
     def _collect(self, timeout):
+        # The descriptor itself, not a buffered file: select must see every byte not yet taken.
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if ready:
-            line = self.process.stdout.readline()
-            if line:
-                self.lines.append(json.loads(line))
-                return True
-        return False
+        if not ready:
+            return False
+        chunk = os.read(self.process.stdout.fileno(), 65536)
+        if not chunk:
+            return False
+        *complete, self._partial = (self._partial + chunk).split(b"\n")
+        self.lines += [self.parse(line.decode(errors="replace")) for line in complete]
+        return True
 
     def wait_for(self, condition, timeout=PATIENCE, what="a line"):
         """The first line printed so far, or within `timeout`, for which `condition` holds."""
@@ -183,14 +195,29 @@ class Monitor:
             seen = len(self.lines)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(f"waited {timeout} s for {what}; monitor printed {self.lines}")
+                raise AssertionError(f"waited {timeout} s for {what}; {self.process.args[0]} printed {self.lines}")
             self._collect(min(remaining, 0.5))
 
     def close(self):
         self.process.terminate()
         self.process.wait()
         self.process.stdout.close()
-        self.process.stderr.close()
+
+
+class Monitor(Lines):
+    """`orientctl monitor --json` running: a socket client's every state, as dictionaries."""
+
+    def __init__(self, *arguments):
+        # orientctl's own messages (standard error, merged) are kept as {"text": ...}.
+        super().__init__(["/usr/bin/orientctl", "monitor", "--json", *arguments],
+                         parse=lambda line: json.loads(line) if line.startswith("{") else {"text": line})
+
+
+class MonitorSensor(Lines):
+    """iio-sensor-proxy's own client, `monitor-sensor`, on the system bus: a D-Bus claimant, as GNOME is one."""
+
+    def __init__(self, *arguments):
+        super().__init__(["monitor-sensor", *arguments])
 
 
 class KernelTestCase(unittest.TestCase):

@@ -5,7 +5,8 @@
 #   1. orientd installed as `make install PREFIX=/usr` installs it, from the host's release build (the units, the
 #      udev rule, the D-Bus policy and activation file, the configuration; the system user orientd created);
 #   2. the modules the emulated hardware needs, and systemd-udevd with the host's rules and orientd's;
-#   3. the system bus with orientd's policy, python-dbusmock's polkitd on it (it allows every sensor claim).
+#   3. the system bus with orientd's policy, and python-dbusmock's polkitd on it, allowing sensor claims
+#      (Tests/OrientdTests/Fixtures/polkitd_claims.py, the unit tests' own).
 # Usage (inside the guest): Tests/Kernel/guest_main.sh [TEST...]   TEST: a module, class or method name, as
 # unittest takes it (test_uinput, test_uinput.TabletModeSwitchTests); none runs them all.
 set -eu
@@ -26,8 +27,27 @@ udevadm trigger --action=add
 udevadm settle
 
 mkdir -p /run/dbus
+# The polkit of the unit tests' buses, allowing sensor claims, in place of the machine's own polkitd (if it has
+# one): its D-Bus activation file goes, so that the bus never starts the real one, and a policy lets root own the
+# name, which the machine's policy keeps for user polkitd, and anyone call it.
+rm -f /usr/share/dbus-1/system-services/org.freedesktop.PolicyKit1.service
+mkdir -p /etc/dbus-1/system.d
+cat > /etc/dbus-1/system.d/orientd-tests-polkit.conf <<'POLICY'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <policy user="root"><allow own="org.freedesktop.PolicyKit1"/></policy>
+  <policy context="default"><allow send_destination="org.freedesktop.PolicyKit1"/></policy>
+</busconfig>
+POLICY
 dbus-daemon --system --fork
-python3 -m dbusmock --system --template polkitd > "$log/polkitd.log" 2>&1 &
+python3 -m dbusmock --system --template "$repo/Tests/OrientdTests/Fixtures/polkitd_claims.py" > "$log/polkitd.log" 2>&1 &
+for _ in $(seq 100); do
+    busctl --system status org.freedesktop.PolicyKit1 > /dev/null 2>&1 && break
+    sleep 0.2
+done
+busctl --system status org.freedesktop.PolicyKit1 > /dev/null 2>&1 ||
+    { cat "$log/polkitd.log"; echo "guest: python-dbusmock's polkitd did not start" >&2; exit 1; }
 
 cd "$repo/Tests/Kernel"
 status=0

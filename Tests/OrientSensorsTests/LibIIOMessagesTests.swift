@@ -9,6 +9,7 @@ struct LibIIOMessagesTests {
     func levels() {
         #expect(LibIIOMessages.level(of: "WARNING: High-speed mode not enabled") == .debug)
         #expect(LibIIOMessages.level(of: "ERROR: Error during buffer disable: No such file or directory (2)") == .debug)
+        #expect(LibIIOMessages.level(of: "ERROR: Error during channel[3] disable: No such file or directory (2)") == .debug)
         #expect(LibIIOMessages.level(of: "ERROR: Unable to open device: Permission denied (13)") == .notice)
     }
 }

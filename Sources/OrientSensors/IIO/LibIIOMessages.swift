@@ -22,8 +22,11 @@ enum LibIIOMessages {
         // libiio asks for the kernel's mmap interface to IIO buffers, which only DMA drivers offer, and reads
         // with read(2) as before: nothing is wrong.
         if line.contains("High-speed mode not enabled") { return .debug }
-        // Writing buffer/enable 0 failed because the device is gone: the unplug orientd itself reports, once.
-        if line.contains("Error during buffer disable") { return .debug }
+        // Disabling the buffer or its channels (writing buffer/enable or scan_elements/*_en) failed because the device
+        // is gone: the unplug orientd itself reports, once.
+        if line.contains("Error during buffer disable") || line.contains("Error during channel") && line.contains("disable") {
+            return .debug
+        }
         return .notice
     }
 }

@@ -15,6 +15,8 @@ struct HeldReading {
     var lastDelivery = 0.0
     /// When a reading, its own or held, last went out.
     var lastEmitted = 0.0
+    /// When a reading of the raw attributes last went out: buffered scans from before it are not delivered.
+    var lastRawRead = -Double.infinity
     /// Whether its silence is a still device or a stall.
     var silence = BufferSilence()
     /// The sampling period last asked of it: the full rate's when opened, the still rate's once still, the rest
@@ -40,7 +42,7 @@ extension LiveCapture {
             held.asked = true
             held.lastDelivery = monotonicSeconds()
             buffered.waitLimit = held.period
-            if let first = rawReading(buffered) { take(first, from: buffered, pace: &pace) }
+            if let first = rawReading(buffered) { take(first, from: buffered, pace: &pace, raw: true) }
             guard case .buffered = reader else { return true }
         }
         do {
@@ -78,10 +80,17 @@ extension LiveCapture {
 
     /// Delivers a reading, holds it, and asks the device for the pace's rate: a still device samples slowly (a HID
     /// hub then wakes the host less), and at the first reading that differs, fast again.
-    private func take(_ reading: UnscaledReading, from buffered: IIOBufferedAccelerometer, pace: inout SamplingPace) {
+    private func take(
+        _ reading: UnscaledReading, from buffered: IIOBufferedAccelerometer, pace: inout SamplingPace, raw: Bool = false
+    ) {
+        let time = time(of: reading)
+        // A buffered scan from before a raw reading already delivered (the answer to that very read, which a HID
+        // driver puts in the buffer too) adds nothing, and would take time back.
+        guard raw || time > held.lastRawRead else { return }
         held.reading = UnscaledReading(value: reading.value, timestamp: nil)
-        held.lastEmitted = monotonicSeconds()
-        guard let sample = emit(reading) else { return }
+        held.lastEmitted = time
+        if raw { held.lastRawRead = time }
+        guard let sample = emit(reading, at: time) else { return }
         let wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
         guard wanted != held.period else { return }
         held.period = wanted
@@ -100,7 +109,7 @@ extension LiveCapture {
         switch held.silence.check(last: last, now: now) {
         case .still:
             logger.debug("\(buffered.device.id): silent for \(interval) s, and reads as it did: still, not stalled")
-            take(current, from: buffered, pace: &pace)
+            take(current, from: buffered, pace: &pace, raw: true)
             return true
         case .stalled:
             let seconds = (silent * 10).rounded(.down) / 10

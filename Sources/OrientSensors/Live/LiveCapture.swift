@@ -195,8 +195,17 @@ final class LiveCapture {
     /// nil while a sensor without a scale has not been learned yet.
     @discardableResult
     func emit(_ reading: UnscaledReading) -> AccelSample? {
+        emit(reading, at: time(of: reading))
+    }
+
+    /// A reading's time on the monotonic clock: its own timestamp's, else now.
+    func time(of reading: UnscaledReading) -> Double {
         let now = monotonicSeconds()
-        let time = reading.timestamp.map { timeBase.monotonic(stamp: $0, now: now, clockNow: timeBase.clock?.now) } ?? now
+        return reading.timestamp.map { timeBase.monotonic(stamp: $0, now: now, clockNow: timeBase.clock?.now) } ?? now
+    }
+
+    @discardableResult
+    func emit(_ reading: UnscaledReading, at time: Double) -> AccelSample? {
         let (acceleration, learned) = readings.take(reading.value, at: time)
         if let learned { announce(learned) }
         guard let acceleration else { return nil }
