@@ -163,6 +163,42 @@ class Fixture:
         self.process.stdout.close()
 
 
+class BusClient:
+    """The unit tests' GIO client of the facade (Tests/OrientdTests/Fixtures/bus_client.py), on the system bus: one
+    command a line (`claim-compass`, `compass-get CompassHeading` ...), one answer a line."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            ["python3", "-u", str(REPO / "Tests" / "OrientdTests" / "Fixtures" / "bus_client.py")], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0)
+        self._pending = b""
+        self.ready = self._line()
+
+    def _line(self, timeout=PATIENCE):
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" in self._pending:
+                line, self._pending = self._pending.split(b"\n", 1)
+                text = line.decode(errors="replace")
+                if not text.startswith("signal "):
+                    return text
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0, deadline - time.monotonic()))
+            chunk = os.read(self.process.stdout.fileno(), 65536) if ready else b""
+            if not chunk:
+                raise AssertionError(f"bus_client.py said nothing more for {timeout} s")
+            self._pending += chunk
+
+    def ask(self, command):
+        self.process.stdin.write((command + "\n").encode())
+        self.process.stdin.flush()
+        return self._line()
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=PATIENCE)
+        self.process.stdout.close()
+
+
 class Lines:
     """A program running, its lines collected as they come (`parse` turns each into what is kept)."""
 
@@ -217,7 +253,8 @@ class MonitorSensor(Lines):
     """iio-sensor-proxy's own client, `monitor-sensor`, on the system bus: a D-Bus claimant, as GNOME is one."""
 
     def __init__(self, *arguments):
-        super().__init__(["monitor-sensor", *arguments])
+        # Line-buffered: its output is a pipe here.
+        super().__init__(["stdbuf", "-oL", "monitor-sensor", *arguments])
 
 
 class KernelTestCase(unittest.TestCase):

@@ -22,6 +22,10 @@ make --no-print-directory install PREFIX=/usr INSTALL_RECORD="$log/install-recor
     { cat "$log/install.log"; echo "guest: make install failed" >&2; exit 1; }
 
 for module in uhid uinput i2c-dev; do modprobe "$module"; done
+# What a machine's hwdb says of its proximity sensor (60-sensor.hwdb's PROXIMITY_NEAR_LEVEL): the emulated parts'
+# drivers have no near level of their own, and orientd, as iio-sensor-proxy, offers none without one.
+mkdir -p /run/udev/rules.d
+echo 'SUBSYSTEM=="iio", TEST=="in_proximity_raw", ENV{PROXIMITY_NEAR_LEVEL}="100"' > /run/udev/rules.d/60-orientd-tests.rules
 /lib/systemd/systemd-udevd --daemon --resolve-names=never
 udevadm trigger --action=add
 udevadm settle
@@ -31,6 +35,9 @@ mkdir -p /run/dbus
 # one): its D-Bus activation file goes, so that the bus never starts the real one, and a policy lets root own the
 # name, which the machine's policy keeps for user polkitd, and anyone call it.
 rm -f /usr/share/dbus-1/system-services/org.freedesktop.PolicyKit1.service
+# orientd's package replaces iio-sensor-proxy, and its bus policy goes with it (3.0's gives the compass to user
+# geoclue alone); the tests installed it on this machine for its client.
+rm -f /usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf /etc/dbus-1/system.d/net.hadess.SensorProxy.conf
 mkdir -p /etc/dbus-1/system.d
 cat > /etc/dbus-1/system.d/orientd-tests-polkit.conf <<'POLICY'
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"

@@ -86,12 +86,22 @@ struct HwmonLightTests {
         #expect(drivers.subsystems == ["iio", "platform"])
         let iio = IIODeviceFacts(id: "iio:device3", path: "/y", sensorProxyTypes: [], attributes: ["in_illuminance_raw"])
         let chosen = drivers.firstOffered(in: [iio, Self.facts()])
-        #expect(chosen?.device.id == "iio:device3" && chosen.map { ObjectIdentifier($0.driver) } == ObjectIdentifier(IIOPolledLight.self))
-        #expect(drivers.firstOffered(in: [Self.facts()])?.foundBy == "applesmc's attribute light")
+        #expect(chosen?.device.id == "iio:device3" && chosen?.offers.map { ObjectIdentifier($0.driver) } == [ObjectIdentifier(IIOPolledLight.self)])
+        #expect(drivers.firstOffered(in: [Self.facts()])?.offers.map(\.foundBy) == ["applesmc's attribute light"])
         // An IIO driver is never shown a platform device, nor the other way round.
         let platformWithChannel = IIODeviceFacts(
             id: "odd.0", path: "/z", sensorProxyTypes: [], attributes: ["in_illuminance_raw"], subsystem: "platform")
         #expect(drivers.firstOffered(in: [platformWithChannel]) == nil)
+    }
+
+    @Test("A device two drivers offer is offered by both, in order: the buffer's first, polling next")
+    func bothOffersOfOneDevice() {
+        let drivers = PolledReadingDrivers([IIOBufferedLight.self, IIOPolledLight.self])
+        // An I2C part tagged for its buffer (ltr501 under iio-sensor-proxy's rule) that also has polled attributes.
+        let part = IIODeviceFacts(
+            id: "iio:device0", path: "/x", sensorProxyTypes: ["iio-buffer-als"], attributes: ["in_illuminance_input"])
+        let offered = drivers.firstOffered(in: [part])
+        #expect(offered?.offers.map { ObjectIdentifier($0.driver) } == [ObjectIdentifier(IIOBufferedLight.self), ObjectIdentifier(IIOPolledLight.self)])
     }
 }
 

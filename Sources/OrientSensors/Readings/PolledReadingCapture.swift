@@ -76,20 +76,26 @@ final class PolledReadingCapture {
             announceNoSensor("no \(name) found")
             return
         }
-        let (device, driver, foundBy) = offered
-        do {
-            let opened = try driver.init(device: device, logger: logger)
-            sensor = (device.id, opened)
-            lastProblem = nil
-            lastNoSensor = nil
-            var description = ReadingSensorDescription(
-                kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
-            opened.describe(&description)
-            logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
-            _ = deliver(.opened(description))
-        } catch {
-            announceNoSensor("cannot open the \(name) \(device.id): \(error)")
+        let device = offered.device
+        var failures: [String] = []
+        for (driver, foundBy) in offered.offers {
+            do {
+                let opened = try driver.init(device: device, logger: logger)
+                sensor = (device.id, opened)
+                lastProblem = nil
+                lastNoSensor = nil
+                var description = ReadingSensorDescription(
+                    kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
+                opened.describe(&description)
+                for failure in failures { logger.notice("\(name) \(device.id): \(failure); read otherwise") }
+                logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
+                _ = deliver(.opened(description))
+                return
+            } catch {
+                failures.append("\(error)")
+            }
         }
+        announceNoSensor("cannot open the \(name) \(device.id): \(failures.joined(separator: "; "))")
     }
 
     /// Reads the sensor once; returns when its consumer wants the next reading.

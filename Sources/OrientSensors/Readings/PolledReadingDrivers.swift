@@ -25,12 +25,13 @@ struct PolledReadingDrivers: Sendable {
         drivers.filter { $0.subsystems.contains(device.subsystem) }
     }
 
-    /// The first of `devices` a driver offers, that driver, and why it took it.
-    func firstOffered(in devices: [IIODeviceFacts]) -> (device: IIODeviceFacts, driver: any PolledReadingDriver.Type, foundBy: String)? {
+    /// The first of `devices` a driver offers, with every driver that offers it, in order, and why each took it: the
+    /// first that opens reads it (a light sensor tagged for its buffer whose driver made no trigger, as an I2C part
+    /// without its interrupt, is read by polling instead).
+    func firstOffered(in devices: [IIODeviceFacts]) -> (device: IIODeviceFacts, offers: [(driver: any PolledReadingDriver.Type, foundBy: String)])? {
         for device in devices {
-            for driver in drivers(for: device) {
-                if let foundBy = driver.offer(device) { return (device, driver, foundBy) }
-            }
+            let offers = drivers(for: device).compactMap { driver in driver.offer(device).map { (driver, $0) } }
+            if !offers.isEmpty { return (device, offers) }
         }
         return nil
     }
