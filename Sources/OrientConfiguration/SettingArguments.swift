@@ -1,6 +1,19 @@
 /// The settings as `orientd run` takes them on its command line, read with ``DaemonSetting/all``:
 /// `--option VALUE` or `--option=VALUE`, `--flag` and `--no-flag`, and `--classifier NAME=VALUE`.
 public enum SettingArguments {
+    /// Options that were renamed to their setting's key, still taken under their old name so that scripts written
+    /// for an earlier version (and iio-sensor-proxy's suite runner) go on working; the help shows only the key.
+    public static let renamed = ["state-dir": "state-directory"]
+
+    /// The renamed options `words` use, old and new, for the daemon to say once in its log.
+    public static func renamedOptions(in words: [String]) -> [(old: String, new: String)] {
+        words.compactMap { word in
+            guard word.hasPrefix("--") else { return nil }
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            return renamed[name].map { ("--" + name, "--" + $0) }
+        }
+    }
+
     /// Applies the words in order (a later one wins), without checking the whole; ``DaemonConfiguration/validate()``
     /// does that once the file and the command line are both in.
     public static func apply(_ words: [String], to configuration: inout DaemonConfiguration) throws(ConfigurationError) {
@@ -15,6 +28,7 @@ public enum SettingArguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            name = renamed[name] ?? name
             let option = "--" + name
             func value() throws(ConfigurationError) -> String {
                 if let inlineValue { return inlineValue }

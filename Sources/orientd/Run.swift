@@ -26,6 +26,9 @@ extension Orientd {
             let level = Logger.Level(rawValue: options.logLevel) ?? .info
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
             let logger = Logger(label: "orientd")
+            for (old, new) in SettingArguments.renamedOptions(in: options.settings) {
+                logger.notice("\(old) is now \(new); the old name is still taken")
+            }
             let environment = ProcessEnvironment.current
             let options = self.options
             let load: @Sendable () throws -> DaemonConfiguration = {
