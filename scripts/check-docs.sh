@@ -23,7 +23,8 @@
 #       subcommand must exist, and each option must be in the --help of what it is attributed to; the NAME of
 #       `--classifier NAME=VALUE` must be a [classifier] key. In README.md and docs/, a code span that starts
 #       with --option names options with no command: each must be an option of orientd or orientctl
-#       (BENCHMARKS.md and RELIABILITY.md name compilers' options that way, so they are exempt). `make TARGET`
+#       (BENCHMARKS.md and RELIABILITY.md name compilers' options that way, and docs/development/ the test fixtures',
+#       so they are exempt). `make TARGET`
 #       must name a target of the Makefile.
 #    3. Settings the docs name. The program's settings are the keys `orientd check-config /dev/null` prints
 #       (from Sources/OrientServer/Configuration/DaemonSetting+Table.swift). A settings table is a markdown

@@ -7,8 +7,9 @@
 #   2. the modules the emulated hardware needs, and systemd-udevd with the host's rules and orientd's;
 #   3. the system bus with orientd's policy, and python-dbusmock's polkitd on it, allowing sensor claims
 #      (Tests/OrientdTests/Fixtures/polkitd_claims.py, the unit tests' own).
-# Usage (inside the guest): Tests/Kernel/guest_main.sh [TEST...]   TEST: a module, class or method name, as
-# unittest takes it (test_uinput, test_uinput.TabletModeSwitchTests); none runs them all.
+# Usage (inside the guest): Tests/Kernel/guest_main.sh [--setup | TEST...]   TEST: a module, class or method name,
+# as unittest takes it (test_uinput, test_uinput.TabletModeSwitchTests); none runs them all; --setup sets the
+# machine up and runs nothing.
 set -eu
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -55,6 +56,9 @@ for _ in $(seq 100); do
 done
 busctl --system status org.freedesktop.PolicyKit1 > /dev/null 2>&1 ||
     { cat "$log/polkitd.log"; echo "guest: python-dbusmock's polkitd did not start" >&2; exit 1; }
+
+# --setup: the machine only, for a person in a guest's shell (docs/development/testing.md).
+[ "${1:-}" != --setup ] || { echo "guest: set up; the tests are in $repo/Tests/Kernel"; exit 0; }
 
 cd "$repo/Tests/Kernel"
 status=0
