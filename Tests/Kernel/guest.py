@@ -206,6 +206,8 @@ class Lines:
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0)
         self.parse = parse
         self.lines = []
+        # Where the next wait_for starts looking: waits are in order, each after the line the last one found.
+        self.searched_to = 0
         self._partial = b""
 
     def _collect(self, timeout):
@@ -221,13 +223,15 @@ class Lines:
         return True
 
     def wait_for(self, condition, timeout=PATIENCE, what="a line"):
-        """The first line printed so far, or within `timeout`, for which `condition` holds."""
+        """The first line for which `condition` holds, printed after the one the last wait found (so far, or within
+        `timeout`)."""
         deadline = time.monotonic() + timeout
-        seen = 0
+        seen = self.searched_to
         while True:
-            for line in self.lines[seen:]:
-                if condition(line):
-                    return line
+            for index in range(seen, len(self.lines)):
+                if condition(self.lines[index]):
+                    self.searched_to = index + 1
+                    return self.lines[index]
             seen = len(self.lines)
             remaining = deadline - time.monotonic()
             if remaining <= 0:

@@ -1,5 +1,6 @@
 """Discovery and hotplug through the kernel's own uevents and udev's rules: a HID sensor hub found at start, plugged
 after the start, unplugged while claimed and while idle, and not found again once removed."""
+import os
 import subprocess
 import unittest
 
@@ -61,6 +62,24 @@ class HotplugTests(KernelTestCase):
                          what="the hub back, turned")
         claimant.wait_for(lambda line: "Accelerometer orientation changed: left-up" in line,
                           what="monitor-sensor reading it again, turned")
+
+    def test_a_sensor_udev_has_not_processed_waits_for_its_event(self):
+        """A sensor whose udev database entry is not written yet (a machine booting, a sensor just plugged): until
+        udev's rules have run, its location is unknown and its capture files are root's, so it is left alone, and
+        its event brings it in."""
+        hub = self.plug()
+        iio = hub.request({"devices": True})["sensors"]["accel"]["iio"]
+        # As before udev processed it: no database entry (the kernel's own uevent is all there is).
+        node = os.stat("/dev/" + os.path.basename(iio)).st_rdev
+        os.unlink(f"/run/udev/data/c{os.major(node)}:{os.minor(node)}")
+        monitor = Monitor()
+        self.addCleanup(monitor.close)
+        wait_for(lambda: "no IIO accelerometer found" in self.service.log, what="the daemon to look, and take none")
+        subprocess.run(["udevadm", "trigger", "--action=add", iio], check=True, timeout=PATIENCE)
+        settle()
+        monitor.wait_for(lambda line: line.get("sensor") == "available" and line.get("device") == "portrait",
+                         what="the sensor once udev has processed it")
+        self.assertEqual(status()["sensor"]["mode"], "buffered")
 
     def test_unplugged_while_idle_is_not_found_again(self):
         hub = self.plug()

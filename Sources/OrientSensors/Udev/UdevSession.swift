@@ -17,7 +17,14 @@ import OrientSampleSource
 ///   opened, fail, and be found again.
 /// - A folder also appears before its `add` event, while its attributes are being written. Found in that moment,
 ///   a sensor would be opened without its scale file and read 1:1.
+/// - Where udevd runs, a first enumeration leaves out the devices it has not processed yet (a machine just booted,
+///   a sensor just plugged): before its rules have run, a sensor has no `ACCEL_LOCATION` (the keyboard's would be
+///   taken for the display's) and its capture files are root's (it would be polled). Its `add` event admits it.
 final class UdevSession {
+    /// Whether udevd runs here (its control socket exists); where it does not (a container), nothing is ever
+    /// processed, and every device counts as it is.
+    private static let udevdRuns = access("/run/udev/control", F_OK) == 0
+
     private let udev: OpaquePointer
     private var monitor: OpaquePointer?
     /// The subsystems the monitor listens to: only their enumerations are gated.
@@ -92,11 +99,15 @@ final class UdevSession {
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
             guard let path = optionalString(udev_list_entry_get_name(current)), !removed.contains(path) else { continue }
-            if gated {
-                if first { admitted.insert(path) } else if !admitted.contains(path) { continue }
-            }
             guard let device = udev_device_new_from_syspath(udev, path) else { continue }
             defer { udev_device_unref(device) }
+            if gated {
+                if first, !Self.udevdRuns || udev_device_get_is_initialized(device) != 0 {
+                    admitted.insert(path)
+                } else if !admitted.contains(path) {
+                    continue
+                }
+            }
             body(device, path)
         }
     }

@@ -1,0 +1,77 @@
+"""A convertible on the kernel's own drivers: two HID hubs, the display's accelerometer and the keyboard base's (tagged
+ACCEL_LOCATION=base by a udev rule, as a machine's hwdb tags it), playing Traces/fold.trace (a laptop folded into a
+tablet and opened again). The posture follows it to tablet mode and back, and the tablet-mode switch orientd makes
+through uinput toggles on and off where libinput reads it, as the desktops would."""
+import pathlib
+import shutil
+import subprocess
+import unittest
+
+from guest import PATIENCE, REPO, Fixture, KernelTestCase, Lines, Monitor, wait_for
+from test_uinput import DROP_IN, NAME, event_node, input_device
+
+FOLD = REPO / "Traces" / "fold.trace"
+DISPLAY_PRODUCT, BASE_PRODUCT = "F01D", "BA5E"
+# What a convertible's hwdb entry says of its two sensors: the base's location, and the trace's mount matrices.
+RULES = pathlib.Path("/run/udev/rules.d/61-orientd-tests-fold.rules")
+
+
+def matrix(key):
+    return next(line.split(": ", 1)[1] for line in FOLD.read_text().splitlines() if line.startswith(f"# {key}: "))
+
+
+def write_rules():
+    RULES.write_text(
+        f'SUBSYSTEM=="iio", KERNELS=="*:1209:{DISPLAY_PRODUCT}.*", ENV{{ACCEL_MOUNT_MATRIX}}="{matrix("mount-matrix")}"\n'
+        f'SUBSYSTEM=="iio", KERNELS=="*:1209:{BASE_PRODUCT}.*", ENV{{ACCEL_LOCATION}}="base", '
+        f'ENV{{ACCEL_MOUNT_MATRIX}}="{matrix("base-mount-matrix")}"\n')
+    subprocess.run(["udevadm", "control", "--reload"], check=True, timeout=PATIENCE)
+
+
+class FoldTests(KernelTestCase):
+    settings = "tablet-mode-switch = yes"
+
+    def setUp(self):
+        DROP_IN.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / "Systemd" / "tablet-mode-switch.conf", DROP_IN)
+        self.addCleanup(DROP_IN.unlink)
+        write_rules()
+        self.addCleanup(RULES.unlink)
+        self.display = Fixture("hid_hub.py", "--sensors", "accel", "--product", "0x" + DISPLAY_PRODUCT,
+                               log_name="display-hub.log")
+        self.addCleanup(self.display.close)
+        self.base = Fixture("hid_hub.py", "--sensors", "accel", "--product", "0x" + BASE_PRODUCT, log_name="base-hub.log")
+        self.addCleanup(self.base.close)
+        # Held at the trace's first pose (a laptop opened to 111°) until it plays.
+        first = next(line for line in FOLD.read_text().splitlines() if line[:1].isdigit()).split(",")
+        self.display.request({"set": "accel", "values": [float(v) for v in first[1:4]]})
+        self.base.request({"set": "accel", "values": [float(v) for v in first[4:7]]})
+        for hub in (self.display, self.base):
+            hub.request({"devices": True})
+        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        super().setUp()
+
+    def test_folded_into_a_tablet_and_opened_again(self):
+        monitor = Monitor()
+        self.addCleanup(monitor.close)
+        monitor.wait_for(lambda line: line.get("posture") == "laptop", what="a laptop, from both sensors")
+        node = event_node(wait_for(lambda: input_device(NAME), what="orientd's tablet-mode switch"))
+        events = Lines(["stdbuf", "-oL", "libinput", "debug-events", "--device", str(node)])
+        self.addCleanup(events.close)
+        events.wait_for(lambda line: "DEVICE_ADDED" in line, what="libinput opening the switch")
+        self.display.request({"play": str(FOLD)})
+        self.base.request({"play": str(FOLD), "columns": "base"})
+        monitor.wait_for(lambda line: line.get("tablet-mode") is True, what="tablet mode on, folded")
+        events.wait_for(lambda line: "switch tablet-mode state 1" in line, what="libinput: the switch on")
+        monitor.wait_for(lambda line: line.get("tablet-mode") is False, timeout=PATIENCE * 2,
+                         what="tablet mode off, opened again")
+        events.wait_for(lambda line: "switch tablet-mode state 0" in line, what="libinput: the switch off")
+        monitor.wait_for(lambda line: line.get("posture") == "laptop", what="a laptop again")
+        # The postures classify finds in the trace, in order (each event repeats the posture: runs of one).
+        postures = [line["posture"] for line in monitor.lines if line.get("posture") not in (None, "unknown")]
+        runs = [posture for index, posture in enumerate(postures) if index == 0 or postures[index - 1] != posture]
+        self.assertEqual(runs, ["laptop", "tent", "stand", "tablet", "stand", "tent", "laptop"], postures)
+
+
+if __name__ == "__main__":
+    unittest.main()
