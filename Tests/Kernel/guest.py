@@ -222,15 +222,16 @@ class Lines:
         self.lines += [self.parse(line.decode(errors="replace")) for line in complete]
         return True
 
-    def wait_for(self, condition, timeout=PATIENCE, what="a line"):
-        """The first line for which `condition` holds, printed after the one the last wait found (so far, or within
-        `timeout`)."""
+    def wait_for(self, condition, timeout=PATIENCE, what="a line", since=None):
+        """The first line for which `condition` holds, printed after the one the last wait found (or from line
+        `since`, for a line of a stream of its own whose order against the others does not matter), so far or within
+        `timeout`."""
         deadline = time.monotonic() + timeout
-        seen = self.searched_to
+        seen = self.searched_to if since is None else since
         while True:
             for index in range(seen, len(self.lines)):
                 if condition(self.lines[index]):
-                    self.searched_to = index + 1
+                    self.searched_to = max(self.searched_to, index + 1)
                     return self.lines[index]
             seen = len(self.lines)
             remaining = deadline - time.monotonic()
