@@ -41,6 +41,9 @@ one JSON line on standard output ({"ok": false, "error": TEXT} when it cannot be
                        the accelerometer in real time divided by speed: x, y, z, or with "columns": "base" the base
                        sensor's bx, by, bz     -> {"ok": true, "rows": N, "seconds": S} at the start
   {"stop": true}       stops any playback                                              -> {"ok": true}
+  {"played": true}     each row of the last playback as it went: its trace time and when the hub set it, and when
+                       each input report of that sensor went out since, all on time.monotonic() (the kernel's
+                       CLOCK_MONOTONIC)        -> {"played": [[T, MONOTONIC], ...], "reports": [MONOTONIC, ...]}
   {"stall": BOOL, "sensor": SENSOR}   stops (true) or resumes sending input reports, while GET_REPORT and
                        SET_REPORT are still answered; without "sensor", every sensor    -> {"ok": true}
   {"silent": BOOL}     the hub keeps reading /dev/uhid but answers nothing and sends nothing: each request of
@@ -517,6 +520,8 @@ class Hub:
         self.started = threading.Event()
         self.playback_stop = threading.Event()
         self.playback = None  # (sensor key, thread)
+        self.played = []  # (trace time, when it was set, on this guest's monotonic clock), for the last playback
+        self.reports_during_playback = []  # when each input report of the playing sensor went out, likewise
         self.fd = os.open(options.uhid, os.O_RDWR | os.O_CLOEXEC)
 
     def seconds(self):
@@ -630,6 +635,8 @@ class Hub:
                         reports.append(sensor.input_report())
                         sensor.last_sent, sensor.last_sent_time = list(sensor.values), now
                         sensor.reports_sent += 1
+                        if self.playback and self.playback[0] == sensor.kind.key:
+                            self.reports_during_playback.append(now)
                         due = self.due(sensor, now)
                     if due is not None:
                         wake = due if wake is None else min(wake, due)
@@ -651,6 +658,7 @@ class Hub:
     def play(self, key, rows, speed, loop):
         self.stop_playback()
         stop = self.playback_stop = threading.Event()
+        self.played, self.reports_during_playback = [], []
 
         def run():
             step = (rows[-1][0] - rows[0][0]) / max(1, len(rows) - 1)
@@ -662,6 +670,7 @@ class Hub:
                     if wait > 0 and stop.wait(wait):
                         return
                     self.set_values(key, values)
+                    self.played.append((t + offset, time.monotonic()))
                 if not loop:
                     return
                 offset += rows[-1][0] - origin + step
@@ -826,6 +835,9 @@ def run_command(hub, command):
         return devices_command(hub, command)
     if "events" in command:
         return {"events": dict(hub.event_counts)}
+    if "played" in command:
+        with hub.lock:
+            return {"played": list(hub.played), "reports": list(hub.reports_during_playback)}
     raise ValueError("unknown command")
 
 
