@@ -105,5 +105,45 @@ class ChangeOnlyHubTests(HubTestCase):
         print(f"\n    the turn was published {took:.1f} s after the hub stalled", flush=True)
 
 
+class ChangeOnlyLightTests(KernelTestCase):
+    """The hub's light sensor reports only on change too: a steady room sends nothing, which is not a stall, but a
+    room that changed while the buffer said nothing must still be published."""
+
+    settings = "light-threshold = 0"
+    STEADY = 12.0
+
+    def setUp(self):
+        super().setUp()
+        self.hub = Fixture("hid_hub.py", "--sensors", "als")
+        self.addCleanup(self.hub.close)
+        self.hub.request({"set": "als", "lux": 120})
+        self.hub.request({"devices": True})
+        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        self.monitor = Monitor("--light")
+        self.addCleanup(self.monitor.close)
+        self.monitor.wait_for(lambda line: line.get("event") == "light" and line.get("level") == 120, what="120 lux")
+
+    def test_a_steady_room_stays_buffered_and_costs_few_reads(self):
+        before = self.hub.request({"state": "als"})
+        time.sleep(self.STEADY)
+        after = self.hub.request({"state": "als"})
+        self.assertNotIn("instead", self.service.log)
+        # One raw read (one GET_REPORT) after 2 s of silence, 4 s more, then every 8 s: two or three in 12 s.
+        asked = after["get_reports"]["input"] - before["get_reports"]["input"]
+        self.assertLessEqual(asked, 3, (before, after))
+        print(f"\n    a steady room {self.STEADY:.0f} s: {asked} GET_REPORTs", flush=True)
+
+    def test_a_room_that_changed_under_a_stalled_hub_is_published(self):
+        self.hub.request({"stall": True})
+        self.hub.request({"set": "als", "lux": 400})
+        started = time.monotonic()
+        self.monitor.wait_for(lambda line: line.get("event") == "light" and line.get("level") == 400,
+                              what="400 lux, read from the stalled hub")
+        took = time.monotonic() - started
+        self.assertIn("reading it instead", self.service.log)
+        self.assertLess(took, 6.0)
+        print(f"\n    the new level was published {took:.1f} s after the hub stalled", flush=True)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -50,7 +50,13 @@ struct BufferSilence {
     /// Compares what the sensor reads now with the buffer's last reading, both scaled to m/s² (`last` nil: nothing
     /// since the buffer opened), and waits longer before the next check when it is still.
     mutating func check(last: Vector3?, now: Vector3) -> Finding {
-        guard let last, Self.isStill(last, now) else { return .stalled }
+        check(readsAsHeld: last.map { Self.isStill($0, now) } ?? false)
+    }
+
+    /// The finding of a check whose read found the sensor where its last reading was, or not; a still one waits
+    /// longer before the next check.
+    mutating func check(readsAsHeld: Bool) -> Finding {
+        guard readsAsHeld else { return .stalled }
         interval = min(interval * 2, Self.longestInterval)
         return .still
     }

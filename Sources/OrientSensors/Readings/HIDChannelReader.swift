@@ -1,38 +1,62 @@
 import Logging
 
-/// A HID sensor hub's channel read through its buffer (``IIOBufferedChannel``), with iio-sensor-proxy 3.8's
-/// answer to a buffer that gives nothing: no scan within ``silenceLimit`` of opening, it is opened again (buffer,
-/// trigger and sampling frequency set anew); none within as long again, its raw attribute (`in_<channel>_raw`,
-/// which powers the sensor up for each read) is polled instead, value = (raw + offset) × scale. Each step is one
-/// line in the log, and so is a first scan after being opened again.
+/// A HID sensor hub's channel read through its buffer (``IIOBufferedChannel``).
 ///
-/// A hub reports on change, so a buffer silent after its first scan is a steady room, not a stall: only the wait
-/// for the first scan is bounded. Used on its capture's thread only.
+/// A hub sends a scan only when its reading changes beyond its change sensitivity, so a steady room (or a compass
+/// lying still) sends nothing, and the last value holds. Hubs are also known to stall. So a silence is checked with
+/// the raw attribute (`in_<channel>_raw`, a GET_REPORT the hub answers while it sends nothing, powering the sensor up
+/// for the read), on ``BufferSilence``'s schedule (after 2 s, 4 s more, then every 8 s): with no scan yet since the
+/// buffer opened (a hub whose sensor was already on sends nothing until it changes), the raw reading is taken and
+/// held; reading as held, it is steady; reading elsewhere (beyond `tolerance`), the buffer stalled, and the raw
+/// attribute is read instead from then on, value = (raw + offset) × scale, each step a line in the log. The first
+/// value is a scan's when one comes (as iio-sensor-proxy reads it), so that the light filter's doubt of a first 0 after
+/// a resume applies to it. Used on its capture's thread only.
 final class HIDChannelReader {
-    static let silenceLimit = 2.0
+    /// When two values of the channel are the same reading, for a silence check.
+    enum Tolerance {
+        /// Within this fraction of the larger, or within `floor`: a light level.
+        case relative(Double, floor: Double)
+        /// Within this many degrees, either way round: a heading.
+        case degrees(Double)
 
-    private let open: () throws(AttributeFault) -> IIOBufferedChannel
+        func same(_ a: Double, _ b: Double) -> Bool {
+            switch self {
+            case .relative(let fraction, let floor): return abs(a - b) <= max(floor, fraction * max(abs(a), abs(b)))
+            case .degrees(let degrees):
+                let difference = abs(a - b).truncatingRemainder(dividingBy: 360)
+                return min(difference, 360 - difference) <= degrees
+            }
+        }
+    }
+
     private let id: String
     private let rawPath: String
+    private let tolerance: Tolerance
     private let logger: Logger
     /// Nil once polled.
     private var buffer: IIOBufferedChannel?
-    private var openedAt: Double
-    private var reopened = false
     private var polled: (offset: Double, scale: Double)?
+    /// The value that holds: the last scan's or raw read's; nil before the first.
+    private var held: Double?
+    /// When a scan last came, or the silence was last checked.
+    private var lastNews: Double
+    private var silence = BufferSilence()
     /// What was logged since ``takeIncidents()``.
     private var incidents: [String] = []
 
-    /// Opens the channel as ``IIOBufferedChannel`` does; see there for the arguments.
-    init(device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, logger: Logger) throws(AttributeFault) {
-        open = { () throws(AttributeFault) in
-            try IIOBufferedChannel(device: device, channel: channel, sharedPrefix: sharedPrefix, trigger: trigger, logger: logger)
-        }
+    /// Opens the channel as ``IIOBufferedChannel`` does (see there for the arguments).
+    init(
+        device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, tolerance: Tolerance,
+        logger: Logger
+    ) throws(AttributeFault) {
+        let buffer = try IIOBufferedChannel(
+            device: device, channel: channel, sharedPrefix: sharedPrefix, trigger: trigger, logger: logger)
         id = device.id
         rawPath = device.attributePath("in_\(channel)_raw")
+        self.tolerance = tolerance
         self.logger = logger
-        buffer = try open()
-        openedAt = monotonicSeconds()
+        self.buffer = buffer
+        lastNews = monotonicSeconds()
     }
 
     /// What it ran into since the last call, as it logged it.
@@ -47,54 +71,51 @@ final class HIDChannelReader {
     }
 
     /// The value now from the sensor itself: a scan that came since the last read, else the raw attribute's (which
-    /// powers the sensor up to read it), not the last scan again.
+    /// powers the sensor up to read it), not the held value again.
     func readFresh() throws(AttributeFault) -> Double? {
         guard polled == nil, let buffer else { return try read() }
-        guard try buffer.drain(), let value = buffer.value else { return try rawValue(buffer.offset, buffer.scale) }
-        return scanned(value, from: buffer)
+        if let scanned = try scan(from: buffer) { return scanned }
+        let value = try rawValue(buffer.offset, buffer.scale)
+        held = value
+        return value
     }
 
-    /// A scan's value, once one came: the first after the buffer was opened again is logged, and silence from now on
-    /// is a steady room.
-    private func scanned(_ value: Double, from buffer: IIOBufferedChannel) -> Double {
-        if reopened {
-            reopened = false
-            note(.notice, "\(id): \(buffer.nodePath) gave its first scan once opened again")
+    /// The value now: the last scan's (or, while none comes, the one that holds), or the raw attribute's once polled.
+    func read() throws(AttributeFault) -> Double? {
+        if let polled { return try rawValue(polled.offset, polled.scale) }
+        guard let buffer else { return nil }
+        if let scanned = try scan(from: buffer) { return scanned }
+        let silent = monotonicSeconds() - lastNews
+        guard silence.isDue(after: silent) else { return held }
+        let current = try rawValue(buffer.offset, buffer.scale)
+        lastNews = monotonicSeconds()
+        guard let held else {
+            // No scan since the buffer opened: the sensor was on already, and sends nothing until it changes.
+            self.held = current
+            return current
         }
-        openedAt = -.infinity
+        if silence.check(readsAsHeld: tolerance.same(held, current)) == .still { return held }
+        let seconds = (silent * 10).rounded(.down) / 10
+        note(
+            .warning,
+            "\(id): \(buffer.nodePath) sent nothing for \(seconds) s while \(rawPath) went from \(held) to \(current); reading it instead")
+        polled = (buffer.offset, buffer.scale)
+        self.buffer = nil
+        self.held = current
+        return current
+    }
+
+    /// A scan that came since the last call, held; the silence is checked early again when it changed.
+    private func scan(from buffer: IIOBufferedChannel) throws(AttributeFault) -> Double? {
+        guard try buffer.drain(), let value = buffer.value else { return nil }
+        if let held, tolerance.same(held, value) {} else { silence.delivered() }
+        held = value
+        lastNews = monotonicSeconds()
         return value
     }
 
     /// (raw + offset) × scale, from the raw attribute: what a read powers the sensor up for.
     private func rawValue(_ offset: Double, _ scale: Double) throws(AttributeFault) -> Double {
         (try readNumber(rawPath) + offset) * scale
-    }
-
-    /// The value now: the last complete scan's, or the raw attribute's once polled; nil before the first.
-    func read() throws(AttributeFault) -> Double? {
-        if let polled { return try rawValue(polled.offset, polled.scale) }
-        guard let buffer else { return nil }
-        try buffer.drain()
-        if let value = buffer.value { return scanned(value, from: buffer) }
-        guard monotonicSeconds() - openedAt > Self.silenceLimit else { return nil }
-        let scaling = (offset: buffer.offset, scale: buffer.scale)
-        self.buffer = nil  // closed first: the device takes one buffer at a time
-        if !reopened {
-            note(.warning, "\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening; opening it again")
-            reopened = true
-            openedAt = monotonicSeconds()
-            do {
-                self.buffer = try open()
-                return nil
-            } catch {
-                note(.warning, "\(id): cannot open it again (\(error)); reading \(rawPath) instead")
-            }
-        } else {
-            note(
-                .warning,
-                "\(id): \(buffer.nodePath) gave no scan within \(Self.silenceLimit) s of opening again; reading \(rawPath) instead")
-        }
-        polled = scaling
-        return try read()
     }
 }

@@ -5,8 +5,8 @@ import OrientSampleSource
 /// A HID sensor hub's compass (hid-sensor-magn-3d), read as iio-sensor-proxy 3.x reads its `iio-buffer-compass`:
 /// channel `in_rot_from_north_magnetic_tilt_comp` through the buffer, triggered by `magn_3d-dev<N>`; the heading in
 /// degrees is (raw + offset) × scale, the scale from the channel's own `_scale` else `in_rot_scale`. Every 0.7 s it
-/// reads the last complete scan (the last heading stands between scans; nothing before the first). A buffer that
-/// gives no scan is opened again, then polled (``HIDChannelReader``).
+/// reads the last complete scan (the last heading stands between scans). The raw attribute gives the heading when
+/// the buffer opens, and tells a still compass from a stalled buffer, which is then polled (``HIDChannelReader``).
 final class IIOBufferedCompass: PolledReadingDriver {
     static let kind = SensorKind.compass
     static let raisesSamplingFrequencyWhenOpened = true
@@ -23,7 +23,10 @@ final class IIOBufferedCompass: PolledReadingDriver {
     private let buffer: HIDChannelReader
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", logger: logger)
+        // A heading that moved 5° is news; less is a hub's sensitivity and noise.
+        buffer = try HIDChannelReader(
+            device: device, channel: Self.channel, sharedPrefix: "in_rot", trigger: "magn_3d", tolerance: .degrees(5),
+            logger: logger)
     }
 
     func takeIncidents() -> [String] { buffer.takeIncidents() }

@@ -11,8 +11,8 @@ import Glibc
 /// (raw + offset) × scale, the scale from `in_intensity_both_scale` else `in_intensity_scale`, in lux (HID
 /// sensors report lux, whatever IIO calls the channel). Every 0.7 s it reads the last complete scan; a hub reports
 /// on change, so between scans the last one's level stands (and is read again: the light filter needs a second
-/// reading to confirm a change). Nothing is read before the first scan; a buffer that gives none is opened again,
-/// then polled (``HIDChannelReader``).
+/// reading to confirm a change). The raw attribute gives the level when the buffer opens, and tells a steady room
+/// from a stalled buffer, which is then polled (``HIDChannelReader``).
 final class IIOBufferedLight: PolledReadingDriver {
     static let kind = SensorKind.light
     static let raisesSamplingFrequencyWhenOpened = true
@@ -29,7 +29,10 @@ final class IIOBufferedLight: PolledReadingDriver {
     private let buffer: HIDChannelReader
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        buffer = try HIDChannelReader(device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als", logger: logger)
+        // A tenth of the level, or a lux, is news; less is a hub's sensitivity and noise.
+        buffer = try HIDChannelReader(
+            device: device, channel: Self.channel, sharedPrefix: "in_intensity", trigger: "als",
+            tolerance: .relative(0.1, floor: 1), logger: logger)
     }
 
     func takeIncidents() -> [String] { buffer.takeIncidents() }
