@@ -11,7 +11,8 @@
 # machine where no guest boots fails here, saying so: it never passes silently.
 #
 # Usage: scripts/test-kernel.sh [TEST...]   (TEST as unittest names it: test_uinput, test_uinput.TabletModeSwitchTests)
-# ORIENTD_KERNEL_LOG_LEVEL=debug gives the daemon's debug lines in a failed test's log.
+# ORIENTD_KERNEL_LOG_LEVEL=debug gives the daemon's debug lines in a failed test's log; ORIENTD_KERNEL_STILL=S
+# sets the side-by-side test's still window (60 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +39,8 @@ started=$(date +%s)
 status=0
 # The guest's environment is vng's own: what the tests read of this one is passed on the command line.
 guest_environment="ORIENTD_KERNEL_LOG_LEVEL=${ORIENTD_KERNEL_LOG_LEVEL:-info}"
+# The side-by-side test's still window (test_side_by_side.py), shorter for a quick look.
+[ -z "${ORIENTD_KERNEL_STILL:-}" ] || guest_environment+=" ORIENTD_KERNEL_STILL=$ORIENTD_KERNEL_STILL"
 timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "${vng_options[@]}" $kvm \
     --exec "env $guest_environment Tests/Kernel/guest_main.sh $*" || status=$?
 echo "test-kernel: the guest ended with status $status after $(( $(date +%s) - started )) s"

@@ -19,6 +19,8 @@ import subprocess
 import tempfile
 import time
 
+from process_figures import cpu_seconds
+
 
 def status(pid):
     fields = {}
@@ -83,13 +85,6 @@ def print_smaps_table(pid):
     for (name, kind), v in smaps_table(pid):
         if v["Rss"] >= 4:
             print(f"    {v['Rss']:7d} {v['Pss']:7d} {v['Anonymous']:7d} {v['Referenced']:7d}  {name} ({kind})")
-
-
-def cpu_seconds(pid):
-    """User plus system CPU time of the whole process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def report(label, pid):

@@ -24,19 +24,7 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-
-
-def scheduled_ns(path):
-    """Time on a CPU in nanoseconds, from the scheduler's own count: exact where /proc/PID/stat counts ticks."""
-    with open(f"/proc/{path}/schedstat") as f:
-        return int(f.read().split()[0])
+from process_figures import cpu_seconds, scheduled_ns  # noqa: E402
 
 
 def threads(pid):

@@ -45,11 +45,11 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
+import process_figures  # noqa: E402
 from monitored_daemon import MonitoredDaemon, orientd_command, settle  # noqa: E402
 
 memory_script = import_module("daemon-memory")
 
-TICKS = os.sysconf("SC_CLK_TCK")
 ONE_G_RAW = 256  # raw units at scale 0.0383072 m/s² per unit
 NAMES = {0: "normal", 90: "left-up", 180: "bottom-up", 270: "right-up"}
 
@@ -120,32 +120,6 @@ class Daemon(MonitoredDaemon):
         return self.first_heard(lambda value: value == name, since, timeout)
 
 
-def cpu_seconds(path):
-    with open(f"/proc/{path}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def threads(pid):
-    """Per thread: (context switches, nanoseconds on a CPU)."""
-    counts = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/status") as f:
-                status = dict(line.split(":", 1) for line in f if ":" in line)
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                on_cpu = int(f.read().split()[0])
-            counts[tid] = (int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"]), on_cpu)
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-    return counts
-
-
-def memory(pid):
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        return {line.split(":")[0]: int(line.split()[1]) / 1024 for line in f if line.endswith("kB\n")}
-
-
 def write_resident_by_file(pid, path):
     """Resident kB of each mapped file, largest first, and their total: which library holds the pages that
     smaps_rollup only sums."""
@@ -180,26 +154,8 @@ def serve_each_change(sensor, daemons, light):
 
 
 def still(daemons, seconds):
-    """CPU (ticks, and µs/s from schedstat) and context switches of each daemon over `seconds`, sampling threads
-    every 20 ms: a thread that ends takes its counts with it, so each thread's growth is summed from its first
-    sighting (from 0 for one born inside the window)."""
-    start = {d.label: (cpu_seconds(d.pid), threads(d.pid)) for d in daemons}
-    first = {d.label: dict(start[d.label][1]) for d in daemons}
-    last = {d.label: dict(start[d.label][1]) for d in daemons}
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        for d in daemons:
-            for tid, count in threads(d.pid).items():
-                first[d.label].setdefault(tid, (0, 0))
-                last[d.label][tid] = count
-    result = {}
-    for d in daemons:
-        used = cpu_seconds(d.pid) - start[d.label][0]
-        woke = sum(last[d.label][tid][0] - first[d.label][tid][0] for tid in last[d.label])
-        on_cpu = sum(last[d.label][tid][1] - first[d.label][tid][1] for tid in last[d.label])
-        result[d.label] = (100 * used / seconds, woke / seconds, memory(d.pid), on_cpu / 1000 / seconds)
-    return result
+    """CPU and context switches of each daemon over `seconds` (process_figures.still)."""
+    return process_figures.still({d.label: d.pid for d in daemons}, seconds)
 
 
 def reactions(sensor, daemons, turns, gradual, rest=(1.0, 2.5)):

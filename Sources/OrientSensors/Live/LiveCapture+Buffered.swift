@@ -83,10 +83,13 @@ extension LiveCapture {
     private func take(
         _ reading: UnscaledReading, from buffered: IIOBufferedAccelerometer, pace: inout SamplingPace, raw: Bool = false
     ) {
-        let time = time(of: reading)
+        var time = time(of: reading)
         // A buffered scan from before a raw reading already delivered (the answer to that very read, which a HID
         // driver puts in the buffer too) adds nothing, and would take time back.
         guard raw || time > held.lastRawRead else { return }
+        // A scan stamped just before the held reading last went out, but read after it, is news all the same: it
+        // goes out a microsecond (a trace's resolution) after the held one, since time may not go back.
+        if time <= held.lastEmitted { time = held.lastEmitted + 1e-6 }
         held.reading = UnscaledReading(value: reading.value, timestamp: nil)
         held.lastEmitted = time
         if raw { held.lastRawRead = time }
