@@ -47,7 +47,7 @@ final class IIOBufferedAccelerometer {
             timestamp = nil
         }
         for channel in [channels.x, channels.y, channels.z] { iio_channel_enable(channel) }
-        Self.selectTrigger(device)
+        try Self.selectTrigger(device)
         _ = iio_context_set_timeout(device.context, Self.refillTimeoutMilliseconds)
         let created = LibIIOMessages.logging(id, "opening the buffer of") {
             (iio_device_create_buffer(device.device, scansPerRead, false), errno)
@@ -65,16 +65,19 @@ final class IIOBufferedAccelerometer {
     }
 
     /// A device that needs a trigger delivers nothing until one is set. When none is set and the context has
-    /// the device's own trigger (named `<name>-dev<N>`, as HID sensor hubs and most drivers name it), use it.
-    private static func selectTrigger(_ device: IIODevice) {
-        var current: OpaquePointer?
-        // A device that takes no trigger fails here; one whose trigger is set already returns it.
-        let result = iio_device_get_trigger(device.device, &current)
-        guard result == 0, current == nil, let name = device.name else { return }
-        let number = device.id.drop { !$0.isNumber }
-        guard let trigger = iio_context_find_device(device.context, "\(name)-dev\(number)"),
-            iio_device_is_trigger(trigger)
+    /// the device's own trigger (named `<name>-dev<N>`, as HID sensor hubs and most drivers name it), use it. With
+    /// neither (an I2C part wired with no interrupt, such as a KXCJK-1013 on a cheap tablet), the kernel refuses to
+    /// enable the buffer (EINVAL), and iio-sensor-proxy polls such a part too: say so now, so that it is polled.
+    private static func selectTrigger(_ device: IIODevice) throws(SensorError) {
+        // Read here rather than by iio_device_get_trigger: libiio 0.24 leaves its copy of the empty file that a device
+        // with no trigger set shows unterminated, and then reads garbage for a name. No file: it takes no trigger.
+        guard case .success(let current) = readTextFile("/sys/bus/iio/devices/\(device.id)/trigger/current_trigger"),
+            current.trimmingSpaces.isEmpty
         else { return }
+        let own = "\(device.name ?? device.id)-dev\(device.id.drop { !$0.isNumber })"
+        guard let trigger = iio_context_find_device(device.context, own), iio_device_is_trigger(trigger) else {
+            throw SensorError("choosing a trigger (none set, and no \(own))", errno: EINVAL, device: device.id)
+        }
         _ = iio_device_set_trigger(device.device, trigger)
     }
 
