@@ -42,6 +42,18 @@ def wait_for(condition, timeout=PATIENCE, interval=0.1, what="the condition"):
         time.sleep(interval)
 
 
+def settle():
+    """udev has run its rules (orientd's gives its group the capture files) once its queue is empty. `udevadm settle`
+    itself failed once in five full runs under emulation ("Failed to wait for daemon to reply: Broken pipe", udevd
+    alive and the queue emptying), so a failure is tried again, twice, before it fails the test."""
+    for attempt in range(3):
+        result = subprocess.run(["udevadm", "settle"], capture_output=True, text=True, timeout=PATIENCE)
+        if result.returncode == 0:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"udevadm settle failed 3 times: {result.returncode}: {result.stderr.strip()}")
+
+
 def orientctl(*arguments, timeout=PATIENCE):
     """The installed orientctl, its output captured."""
     return subprocess.run(["/usr/bin/orientctl", *arguments], capture_output=True, text=True, timeout=timeout)

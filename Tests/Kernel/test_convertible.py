@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import unittest
 
-from guest import PATIENCE, REPO, Fixture, KernelTestCase, Lines, Monitor, wait_for
+from guest import PATIENCE, REPO, Fixture, KernelTestCase, Lines, Monitor, settle, wait_for
 from test_uinput import DROP_IN, NAME, event_node, input_device
 
 FOLD = REPO / "Traces" / "fold.trace"
@@ -48,7 +48,7 @@ class FoldTests(KernelTestCase):
         self.base.request({"set": "accel", "values": [float(v) for v in first[4:7]]})
         for hub in (self.display, self.base):
             hub.request({"devices": True})
-        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        settle()
         super().setUp()
 
     def test_folded_into_a_tablet_and_opened_again(self):

@@ -4,13 +4,8 @@ import os
 import subprocess
 import unittest
 
-from guest import PATIENCE, Fixture, KernelTestCase, Monitor, MonitorSensor, get, status, wait_for
+from guest import PATIENCE, Fixture, KernelTestCase, Monitor, MonitorSensor, get, settle, status, wait_for
 from test_drivers import POSES
-
-
-def settle():
-    """udev has run its rules (orientd's gives its group the capture files) once its queue is empty."""
-    subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
 
 
 class HotplugTests(KernelTestCase):

@@ -3,11 +3,10 @@ and AMD convertibles present theirs: buffered capture with the driver's own trig
 arriving at the hub, a hub that reports only on change (a still device sends nothing, which is not a stall), and
 one that does stall."""
 import pathlib
-import subprocess
 import time
 import unittest
 
-from guest import PATIENCE, Fixture, KernelTestCase, Monitor, status, wait_for
+from guest import PATIENCE, Fixture, KernelTestCase, Monitor, settle, status, wait_for
 from test_drivers import POSES, write_poses_trace
 
 
@@ -22,8 +21,7 @@ class HubTestCase(KernelTestCase):
         self.addCleanup(self.hub.close)
         self.hub.request({"set": "accel", "values": list(POSES[0][1])})
         self.iio = self.hub.request({"devices": True})["sensors"]["accel"]
-        # udev's rules (orientd's gives its group the capture files) have run once the queue is empty.
-        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        settle()
 
     def subscribe(self):
         monitor = Monitor()
@@ -118,7 +116,7 @@ class ChangeOnlyLightTests(KernelTestCase):
         self.addCleanup(self.hub.close)
         self.hub.request({"set": "als", "lux": 120})
         self.hub.request({"devices": True})
-        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        settle()
         self.monitor = Monitor("--light")
         self.addCleanup(self.monitor.close)
         self.monitor.wait_for(lambda line: line.get("event") == "light" and line.get("level") == 120, what="120 lux")

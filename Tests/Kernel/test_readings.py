@@ -5,11 +5,7 @@ monitor-sensor). The light filter is off (light-threshold = 0), as the unit test
 import subprocess
 import unittest
 
-from guest import PATIENCE, BusClient, Fixture, KernelTestCase, Monitor, MonitorSensor, wait_for
-
-
-def settle():
-    subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+from guest import PATIENCE, BusClient, Fixture, KernelTestCase, Monitor, MonitorSensor, settle, wait_for
 
 
 def light_of(line):

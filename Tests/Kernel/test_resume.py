@@ -7,7 +7,7 @@ qemu's microvm machine), so the drivers' own suspend and resume callbacks are no
 import subprocess
 import unittest
 
-from guest import PATIENCE, Fixture, KernelTestCase, Monitor, MonitorSensor, wait_for
+from guest import PATIENCE, Fixture, KernelTestCase, Monitor, MonitorSensor, settle, wait_for
 from test_drivers import POSES
 
 def prepare_for_sleep(sleeping):
@@ -36,7 +36,7 @@ class ResumeTests(KernelTestCase):
         self.hub.request({"set": "accel", "values": list(POSES[0][1])})
         self.hub.request({"set": "als", "lux": 80})
         self.hub.request({"devices": True})
-        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        settle()
 
     def test_every_claimed_kind_comes_back_after_a_resume(self):
         monitor = Monitor("--light")

@@ -15,7 +15,7 @@ import threading
 import time
 import unittest
 
-from guest import PATIENCE, REPO, Fixture, KernelTestCase, orientctl, wait_for
+from guest import PATIENCE, REPO, Fixture, KernelTestCase, orientctl, settle, wait_for
 
 sys.path.insert(0, str(REPO / "Benchmarks" / "Scripts"))
 import process_figures  # noqa: E402
@@ -25,10 +25,6 @@ TURNS = 8
 G = 9.81
 # monitor-sensor's names for the accelerometer at 0° and turned 90° (left edge up).
 NAMES = {0: "normal", 90: "left-up"}
-
-
-def settle():
-    subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
 
 
 def tilted(degrees):

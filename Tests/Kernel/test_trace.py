@@ -8,7 +8,7 @@ import pathlib
 import subprocess
 import unittest
 
-from guest import PATIENCE, REPO, Fixture, KernelTestCase, Monitor
+from guest import PATIENCE, REPO, Fixture, KernelTestCase, Monitor, settle
 
 DEMO = REPO / "Traces" / "demo.trace"
 SECONDS = 20.0
@@ -54,7 +54,7 @@ class TraceThroughTheKernelTests(KernelTestCase):
         first = next(line for line in trace.read_text().splitlines() if line[:1].isdigit()).split(",")
         hub.request({"set": "accel", "values": [float(value) for value in first[1:4]]})
         hub.request({"devices": True})
-        subprocess.run(["udevadm", "settle"], check=True, timeout=PATIENCE)
+        settle()
         monitor = Monitor()
         self.addCleanup(monitor.close)
         monitor.wait_for(lambda line: line.get("device") == expected[0][1], what="the trace's first pose")
