@@ -5,8 +5,9 @@ import OrientSampleSource
 /// A HID sensor hub's compass (hid-sensor-magn-3d), read as iio-sensor-proxy 3.x reads its `iio-buffer-compass`:
 /// channel `in_rot_from_north_magnetic_tilt_comp` through the buffer, triggered by `magn_3d-dev<N>`; the heading in
 /// degrees is (raw + offset) × scale, the scale from the channel's own `_scale` else `in_rot_scale`. Every 0.7 s it
-/// reads the last complete scan (the last heading stands between scans). The raw attribute gives the heading when
-/// the buffer opens, and tells a still compass from a stalled buffer, which is then polled (``HIDChannelReader``).
+/// reads the last complete scan (the last heading stands between scans). While the buffer says nothing, the raw
+/// attribute is read on a widening schedule: it gives the heading when no scan came since opening, and tells a still
+/// compass from a stalled buffer, which is then polled (``HIDChannelReader``).
 final class IIOBufferedCompass: PolledReadingDriver {
     static let kind = SensorKind.compass
     static let raisesSamplingFrequencyWhenOpened = true

@@ -11,8 +11,9 @@ import Glibc
 /// (raw + offset) × scale, the scale from `in_intensity_both_scale` else `in_intensity_scale`, in lux (HID
 /// sensors report lux, whatever IIO calls the channel). Every 0.7 s it reads the last complete scan; a hub reports
 /// on change, so between scans the last one's level stands (and is read again: the light filter needs a second
-/// reading to confirm a change). The raw attribute gives the level when the buffer opens, and tells a steady room
-/// from a stalled buffer, which is then polled (``HIDChannelReader``).
+/// reading to confirm a change). While the buffer says nothing, the raw attribute is read on a widening schedule: it
+/// gives the level when no scan came since opening, and tells a steady room from a stalled buffer, which is then
+/// polled (``HIDChannelReader``).
 final class IIOBufferedLight: PolledReadingDriver {
     static let kind = SensorKind.light
     static let raisesSamplingFrequencyWhenOpened = true
