@@ -29,13 +29,34 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var engine = EngineConfiguration()
     /// Samples per second asked of the sensor.
     public var rate: Double = 50
+    /// `still-rate` as set: 5 Hz unless set (``RateSetting``).
+    public var stillRateSetting = RateSetting.standard
+    /// `rest-rate` as set: 2 Hz unless set (``RateSetting``).
+    public var restRateSetting = RateSetting.standard
+    public static let standardStillRate = 5.0
+    public static let standardRestRate = 2.0
+
     /// Samples per second once the device has been still for a second (polled: read less often; buffered: asked
-    /// through sampling_frequency); the full rate returns at the first reading that differs. nil
-    /// (`still-rate = off`): always `rate`.
-    public var stillRate: Double? = 5
-    /// Samples per second once the device has been still for 10 s (a desk, a stand); nil (`rest-rate = off`): the
-    /// still rate. One above the still rate rests at the still rate; with `still-rate = off` there is no rest either.
-    public var restRate: Double? = 2
+    /// through sampling_frequency); the full rate returns at the first reading that differs. nil (`still-rate =
+    /// off`, or the default where `rate` or `classifier.max-sample-gap` leaves no room for it): always `rate`.
+    public var stillRate: Double? {
+        get { stillRateSetting.rate(standard: Self.standardStillRate, fits: fitsStillRate) }
+        set { stillRateSetting = newValue.map(RateSetting.hz) ?? .off }
+    }
+
+    /// Samples per second once the device has been still for 10 s (a desk, a stand); nil (`rest-rate = off`, or the
+    /// default where `classifier.max-sample-gap` leaves no room for it): the still rate. One above the still rate
+    /// rests at the still rate; with no still rate there is no rest either.
+    public var restRate: Double? {
+        get { restRateSetting.rate(standard: Self.standardRestRate, fits: fitsRestRate) }
+        set { restRateSetting = newValue.map(RateSetting.hz) ?? .off }
+    }
+
+    /// A still rate no faster than `rate`, and fast enough that the classifier does not take the gaps between its
+    /// samples for a stalled sensor and restart its filter on them.
+    func fitsStillRate(_ hz: Double) -> Bool { hz <= rate && 1 / hz < engine.classifier.maxSampleGap }
+
+    func fitsRestRate(_ hz: Double) -> Bool { hz > 0 && 1 / hz < engine.classifier.maxSampleGap }
     public var sampling: SamplingPolicy = .onDemand
     /// Serve iio-sensor-proxy's net.hadess.SensorProxy on the system bus, for GNOME, KDE and Qt.
     public var dbus = false
@@ -69,14 +90,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
             throw ConfigurationError(key: error.key, message: error.message)
         }
         guard rate > 0, rate <= 1000 else { throw ConfigurationError(key: "rate", message: "\(rate) is outside 0 < rate <= 1000 Hz") }
-        if let stillRate, !(stillRate <= rate && 1 / stillRate < engine.classifier.maxSampleGap) {
-            // Slower would leave gaps that the classifier takes for a stalled sensor and restarts its filter on.
+        // Only rates the user set are checked: a default that does not fit gives way (``RateSetting``).
+        if case .hz(let stillRate) = stillRateSetting, !fitsStillRate(stillRate) {
             throw ConfigurationError(
                 key: "still-rate",
                 message: "\(stillRate) must be at most rate (\(rate)) and faster than one sample per max-sample-gap (\(engine.classifier.maxSampleGap) s)")
         }
         // Above the still rate it rests at the still rate: a still-rate set lower alone is no error.
-        if let restRate, !(restRate > 0 && 1 / restRate < engine.classifier.maxSampleGap) {
+        if case .hz(let restRate) = restRateSetting, !fitsRestRate(restRate) {
             throw ConfigurationError(
                 key: "rest-rate",
                 message: "\(restRate) must be faster than one sample per max-sample-gap (\(engine.classifier.maxSampleGap) s)")

@@ -54,15 +54,21 @@ extension DaemonSetting {
             summary: "Samples per second to ask of the sensor.",
             parse: SettingValue.number, show: { "\($0) Hz" }),
         DaemonSetting(
-            "still-rate", .value("hz|off"), at: \.stillRate, example: "10",
+            "still-rate", .value("hz|off"), at: \.stillRateSetting, example: "10",
             summary: "Samples per second once the device has been still for a second, or off.",
-            parse: { (text) throws(SettingValueError) in text == "off" ? nil : try SettingValue.number(text) },
-            show: { $0.map { "\($0) Hz (once still for a second)" } ?? "off" }),
+            parse: RateSetting.parse,
+            showing: { setting, c in
+                c.stillRate.map { "\($0) Hz (once still for a second)" }
+                    ?? (setting == .off ? "off" : "off (the default \(DaemonConfiguration.standardStillRate) Hz does not fit rate or classifier.max-sample-gap)")
+            }),
         DaemonSetting(
-            "rest-rate", .value("hz|off"), at: \.restRate, example: "1.5",
+            "rest-rate", .value("hz|off"), at: \.restRateSetting, example: "1.5",
             summary: "Samples per second once the device has been still for 10 s, or off (the still rate).",
-            parse: { (text) throws(SettingValueError) in text == "off" ? nil : try SettingValue.number(text) },
-            show: { $0.map { "\($0) Hz (once still for 10 s)" } ?? "off" }),
+            parse: RateSetting.parse,
+            showing: { setting, c in
+                c.restRate.map { "\($0) Hz (once still for 10 s)" }
+                    ?? (setting == .off ? "off" : "off (the default \(DaemonConfiguration.standardRestRate) Hz is slower than classifier.max-sample-gap allows)")
+            }),
         DaemonSetting(
             "sampling", .value("on-demand|always"), at: \.sampling, example: "always",
             summary: "When the sensor is open: on-demand (while a client is subscribed) or always.",

@@ -31,7 +31,7 @@ public struct DaemonSetting: Sendable {
     /// A valid value other than the default (the tests reload each setting with it).
     public let example: String
     private let assign: @Sendable (String, inout DaemonConfiguration) throws(SettingValueError) -> Void
-    private let render: @Sendable (DaemonConfiguration) -> String
+    private var render: @Sendable (DaemonConfiguration) -> String
     private let equal: @Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool
     private let transfer: @Sendable (DaemonConfiguration, inout DaemonConfiguration) -> Void
 
@@ -68,6 +68,18 @@ public struct DaemonSetting: Sendable {
         self.render = { show($0[keyPath: path]) }
         self.equal = { $0[keyPath: path] == $1[keyPath: path] }
         self.transfer = { $1[keyPath: path] = $0[keyPath: path] }
+    }
+
+    /// As above, for a value whose text depends on other settings: a default that gives way (``RateSetting``).
+    init<Value: Equatable & Sendable>(
+        section: String? = nil, _ key: String, _ form: Form,
+        at path: WritableKeyPath<DaemonConfiguration, Value> & Sendable, example: String, summary: String,
+        parse: @escaping @Sendable (String) throws(SettingValueError) -> Value,
+        showing: @escaping @Sendable (Value, DaemonConfiguration) -> String
+    ) {
+        self.init(
+            section: section, key, form, at: path, example: example, summary: summary, parse: parse, show: { _ in "" })
+        self.render = { showing($0[keyPath: path], $0) }
     }
 }
 

@@ -90,6 +90,14 @@ struct ConfigurationFileTests {
         } throws: { "\($0)" == "c.conf:1: mask: expected a value after =" }
     }
 
+    /// The configuration as it acts: a rate left at its default and the same rate set are one (``RateSetting``).
+    static func inEffect(_ configuration: DaemonConfiguration) -> DaemonConfiguration {
+        var acting = configuration
+        acting.stillRate = configuration.stillRate
+        acting.restRate = configuration.restRate
+        return acting
+    }
+
     @Test("The sample orientd.conf is valid, and each commented-out line is the default or an example marked so")
     func shippedSample() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -108,7 +116,7 @@ struct ConfigurationFileTests {
             let result = try ConfigurationFile.parse(uncommented.joined(separator: "\n"), file: path)
             let example = line.contains("# an example")
             if example { examples += 1 }
-            #expect(example == (result != shipped), "line \(index + 1): \(line)")
+            #expect(example == (Self.inEffect(result) != Self.inEffect(shipped)), "line \(index + 1): \(line)")
         }
         #expect(examples == 5, "preferred, device, mount-matrix, control-group and rotate-in have no default to show")
     }
@@ -157,10 +165,9 @@ struct ConfigurationFileTests {
         ("tablet-mode-on-angle = 200\ntablet-mode-off-angle = 200\n",
          "bad.conf:2: tablet-mode-off-angle: must be below tablet-mode-on-angle (200.0)"),
         ("tablet-mode-on-angle = 150\n", "bad.conf: tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"),
-        // A check of values together names the line of the key it names, wherever that is; a key left at its
-        // default has no line.
+        // A check of values together names the line of the key it names, wherever that is.
         ("still-rate = 5\nrate = 2\n", "bad.conf:1: still-rate:"),
-        ("rate = 2\n", "bad.conf: still-rate: 5.0 must be at most rate (2.0)"),
+        ("rest-rate = 2\n[classifier]\nmax-sample-gap = 0.3\n", "bad.conf:1: rest-rate: 2.0 must be faster than one sample per max-sample-gap (0.3 s)"),
     ])
     func errors(text: String, message: String) {
         #expect {
@@ -168,5 +175,22 @@ struct ConfigurationFileTests {
         } throws: { error in
             "\(error)".hasPrefix(message)
         }
+    }
+
+    @Test("A default rate that the settings set leave no room for gives way, and says so; the same rate set is an error")
+    func defaultsGiveWay() throws {
+        // Valid before the rest rate was added: 0.2 s between still samples fits a 0.3 s gap, 0.5 s at rest does not.
+        let gap = try ConfigurationFile.parse("[classifier]\nmax-sample-gap = 0.3\n", file: "o.conf")
+        #expect(gap.stillRate == 5)
+        #expect(gap.restRate == nil, "it rests at the still rate")
+        let restRate = try #require(DaemonSetting.all.first { $0.key == "rest-rate" })
+        #expect(restRate.show(gap) == "off (the default 2.0 Hz is slower than classifier.max-sample-gap allows)")
+        #expect(restRate.show(DaemonConfiguration()) == "2.0 Hz (once still for 10 s)")
+        // A rate below the default still rate: read at that rate, still or not.
+        let slow = try ConfigurationFile.parse("rate = 2\n", file: "o.conf")
+        #expect(slow.stillRate == nil)
+        let stillRate = try #require(DaemonSetting.all.first { $0.key == "still-rate" })
+        #expect(stillRate.show(slow) == "off (the default 5.0 Hz does not fit rate or classifier.max-sample-gap)")
+        #expect(stillRate.show(try ConfigurationFile.parse("still-rate = off\n", file: "o.conf")) == "off")
     }
 }
