@@ -38,6 +38,9 @@ apt_get() { apt-get -y -qq -o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 "$@"; }
 
 # Errors and warnings fail the check (there are none; docs/package.md has the info-level tags).
 lintian --fail-on error,warning "$deb"
+# Without polkitd every D-Bus claim is refused, and libpolkit, which the daemon links, does not bring it.
+recommends=$(dpkg-deb -f "$deb" Recommends)
+case ", $recommends," in *", polkitd,"*) ;; *) fail "the package does not recommend polkitd (Recommends: $recommends)" ;; esac
 
 # The purge would take these with it: an installed package, or what `make install` put in the package's places.
 if known orientd; then fail "orientd's package is installed; this check purges it at the end: purge it first"; fi
