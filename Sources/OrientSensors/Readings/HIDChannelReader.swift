@@ -108,7 +108,7 @@ final class HIDChannelReader {
     /// A scan that came since the last call, held; the silence is checked early again when it changed.
     private func scan(from buffer: IIOBufferedChannel) throws(AttributeFault) -> Double? {
         guard try buffer.drain(), let value = buffer.value else { return nil }
-        if let held, tolerance.same(held, value) {} else { silence.delivered() }
+        if !(held.map { tolerance.same($0, value) } ?? false) { silence.delivered() }
         held = value
         lastNews = monotonicSeconds()
         return value
