@@ -11,8 +11,9 @@
 # as unittest takes it (test_uinput, test_uinput.TabletModeSwitchTests); none runs them all; --setup sets the
 # machine up and runs nothing.
 set -eu
-cd "$(dirname "$0")/../.."
-repo=$PWD
+# ORIENTD_REPO: where the repository is, when this script runs from a copy (the guest that sleeps runs it from memory:
+# a shell keeps its script open, and closing a file on 9p after a resume hangs).
+cd "${ORIENTD_REPO:-$(dirname "$0")/../..}"
 log=/run/orientd-tests
 mkdir -p "$log"
 
@@ -22,6 +23,28 @@ dmesg -n 1
 make --no-print-directory install PREFIX=/usr INSTALL_RECORD="$log/install-record" > "$log/install.log" 2>&1 ||
     { cat "$log/install.log"; echo "guest: make install failed" >&2; exit 1; }
 
+# The tests run from a copy in memory: a guest put to sleep (test_resume) keeps its disk but not its 9p mounts, and
+# a test that read the repository after a resume (a traceback's source line) would hang there.
+copy=/run/orientd-repo
+mkdir -p "$copy/Tests/OrientdTests" "$copy/Benchmarks"
+cp -r Tests/Kernel "$copy/Tests/"
+cp -r Tests/OrientdTests/Fixtures "$copy/Tests/OrientdTests/"
+cp -r scripts Traces Systemd "$copy/"
+cp -r Benchmarks/Scripts "$copy/Benchmarks/"
+
+# On a disk root (the guest that sleeps, for test_resume) the kernel's modules are still on 9p, which hangs after a
+# resume, and udev looks every new device up in their index. The index and the drivers the emulated hardware uses
+# are copied to memory first.
+if [ "$(findmnt -n -o FSTYPE /)" != 9p ] && [ -L "/lib/modules/$(uname -r)" ]; then
+    modules=$(readlink -f "/lib/modules/$(uname -r)")
+    in_memory=/run/orientd-modules
+    for folder in hid iio i2c input; do
+        mkdir -p "$in_memory/kernel/drivers/$folder"
+        cp -r "$modules/kernel/drivers/$folder/." "$in_memory/kernel/drivers/$folder/"
+    done
+    cp "$modules"/modules.* "$in_memory/"
+    ln -sfn "$in_memory" "/lib/modules/$(uname -r)"
+fi
 for module in uhid uinput i2c-dev; do modprobe "$module"; done
 # What a machine's hwdb says of its proximity sensor (60-sensor.hwdb's PROXIMITY_NEAR_LEVEL): the emulated parts'
 # drivers have no near level of their own, and orientd, as iio-sensor-proxy, offers none without one.
@@ -49,7 +72,7 @@ cat > /etc/dbus-1/system.d/orientd-tests-polkit.conf <<'POLICY'
 </busconfig>
 POLICY
 dbus-daemon --system --fork
-python3 -m dbusmock --system --template "$repo/Tests/OrientdTests/Fixtures/polkitd_claims.py" > "$log/polkitd.log" 2>&1 &
+python3 -m dbusmock --system --template "$copy/Tests/OrientdTests/Fixtures/polkitd_claims.py" > "$log/polkitd.log" 2>&1 &
 for _ in $(seq 100); do
     busctl --system status org.freedesktop.PolicyKit1 > /dev/null 2>&1 && break
     sleep 0.2
@@ -58,9 +81,9 @@ busctl --system status org.freedesktop.PolicyKit1 > /dev/null 2>&1 ||
     { cat "$log/polkitd.log"; echo "guest: python-dbusmock's polkitd did not start" >&2; exit 1; }
 
 # --setup: the machine only, for a person in a guest's shell (docs/development/testing.md).
-[ "${1:-}" != --setup ] || { echo "guest: set up; the tests are in $repo/Tests/Kernel"; exit 0; }
+[ "${1:-}" != --setup ] || { echo "guest: set up; the tests are in $copy/Tests/Kernel"; exit 0; }
 
-cd "$repo/Tests/Kernel"
+cd "$copy/Tests/Kernel"
 status=0
 python3 -m unittest -v "$@" 2>&1 || status=$?
 if [ "$status" != 0 ]; then
