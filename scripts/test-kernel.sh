@@ -60,7 +60,9 @@ run_guest() {
     local what=$1 started status=0
     shift
     started=$(date +%s)
-    timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "$@" || status=$?
+    # Through a pipe, standard error merged: qemu opens the guest's output as /proc/self/fd/1 and 2 anew, truncating
+    # a file they point to, which would lose the first guest's output when this script's goes to a file.
+    timeout "${ORIENTD_KERNEL_TIMEOUT:-1200}" vng "$@" 2>&1 | cat || status=${PIPESTATUS[0]}
     echo "test-kernel: the guest on $what ended with status $status after $(( $(date +%s) - started )) s"
     [ "$status" != 124 ] || fail "the guest on $what did not end within ${ORIENTD_KERNEL_TIMEOUT:-1200} s"
     [ "$status" != 255 ] || fail "no guest booted on $what (vng exited 255; run it by hand with --verbose to see why)"
