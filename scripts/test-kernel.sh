@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real-kernel tests (`make test-kernel`): boots Debian's own kernel with virtme-ng on this machine's files and
 # runs Tests/Kernel/guest_main.sh in it, which installs orientd in the guest and runs the tests against the kernel's
-# own drivers (HID sensor hubs through /dev/uhid, I2C parts through i2c-stub, uinput). Exits with the guest's status.
+# own drivers (HID sensor hubs through /dev/uhid, I2C parts through i2c-stub, uinput). test_resume, which puts the
+# guest to sleep, runs in a second guest whose root is a disk (below). Exits with the first failing guest's status.
 #
 # The guest sees this machine's files read-only, with /etc, /usr and /var as overlays whose writes are thrown away at
 # the end, so nothing it installs or changes stays. It needs the kernel (KERNEL, else the newest
