@@ -6,8 +6,8 @@ word from anyone, as after a plain `echo mem > /sys/power/state`.
 
 These run only in the guest whose root is a disk (scripts/test-kernel.sh boots it from
 scripts/kernel-root-image.sh's image): the other guest's root is virtio 9p, whose driver has no suspend callbacks, so
-after a resume every file read hangs. Everything these tests run is started before the sleep; the modules and
-virtme-ng's tools, still on 9p, are not read after it. S3 rather than suspend-to-idle (`-m freeze`): under qemu's
+after a resume every file read hangs. Nothing read after the sleep is on 9p: the tests run from a copy in memory
+(guest_main.sh), and the modules they need are loaded, and the module index copied to memory, before it. S3 rather than suspend-to-idle (`-m freeze`): under qemu's
 emulation the RTC's alarm never wakes a guest from suspend-to-idle. Both run the same suspend and resume callbacks of
 the drivers.
 
