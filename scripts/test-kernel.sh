@@ -27,8 +27,9 @@ command -v vng >/dev/null || fail "virtme-ng's vng is not on PATH (scripts/kerne
 command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 is missing (scripts/kernel-deps.sh)"
 [ -x .build/release/orientd ] && [ -f .build/docs/man/orientd.1 ] || fail "no release build: run make first"
 
-vng_options=(-r "$kernel" --force-9p --memory 1G --cpus 2 --overlay-rwdir /etc --overlay-rwdir /usr
-    --overlay-rwdir /var)
+# What both guests are; the first has this machine's files as its root.
+machine=(-r "$kernel" --memory 1G --cpus 2)
+vng_options=("${machine[@]}" --force-9p --overlay-rwdir /etc --overlay-rwdir /usr --overlay-rwdir /var)
 kvm=--disable-kvm
 if [ "${ORIENTD_KERNEL_KVM:-yes}" != no ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
     if timeout 60 vng "${vng_options[@]}" --exec true > /dev/null 2>&1; then kvm=; fi
@@ -77,7 +78,7 @@ if [ ${#on_9p[@]} -gt 0 ]; then
 fi
 if [ ${#on_disk[@]} -gt 0 ]; then
     image=$(scripts/kernel-root-image.sh)
-    run_guest "a root disk" -r "$kernel" --root-disk "$image" --root-fstype ext4 --memory 1G --cpus 2 $kvm \
+    run_guest "a root disk" "${machine[@]}" --root-disk "$image" --root-fstype ext4 $kvm \
         --rodir="/srv/orientd=$PWD" \
         --exec "cp /srv/orientd/Tests/Kernel/guest_main.sh /run/ && env PATH=/usr/sbin:/usr/bin ORIENTD_REPO=/srv/orientd \
             $guest_environment /run/guest_main.sh ${on_disk[*]}" ||
