@@ -55,10 +55,11 @@ class SleepTestCase(KernelTestCase):
     iio-sensor-proxy's client on D-Bus."""
 
     settings = "light-threshold = 0"
+    SENSORS = ("accel", "als")
 
     def setUp(self):
         super().setUp()
-        self.hub = Fixture("hid_hub.py", "--sensors", "accel,als")
+        self.hub = Fixture("hid_hub.py", "--sensors", ",".join(self.SENSORS))
         self.addCleanup(self.hub.close)
         self.hub.request({"set": "accel", "values": list(POSES[0][1])})
         self.hub.request({"set": "als", "lux": 80})
@@ -87,7 +88,7 @@ class SleepTestCase(KernelTestCase):
         self.claimant.wait_for(lambda line: "Accelerometer orientation changed: left-up" in line,
                                what="monitor-sensor: turned, after the resume")
         self.assertEqual(self.service.daemon_pid, self.daemon, "no restart")
-        for sensor in ("accel", "als"):
+        for sensor in self.SENSORS:
             state = self.hub.request({"state": sensor})
             since_sleep = state["set_reports"] - self.set_reports_before_sleep[sensor]
             powers = [entry["power"] for entry in list(state["log"])[-since_sleep:]] if since_sleep else []
@@ -97,7 +98,7 @@ class SleepTestCase(KernelTestCase):
     def sleep_the_guest(self):
         """suspend_and_wake(), noting first how many SET_REPORTs each sensor had."""
         self.set_reports_before_sleep = {sensor: self.hub.request({"state": sensor})["set_reports"]
-                                         for sensor in ("accel", "als")}
+                                         for sensor in self.SENSORS}
         suspend_and_wake()
 
 
