@@ -199,14 +199,35 @@ struct PublisherTests {
         p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
         p.deviceChanged(.portrait, time: 1)
         let (lines, statesBefore) = (sink.lines.count, states)
-        p.tiltChanged(.tiltedUp)
-        p.tiltChanged(.tiltedUp)
-        p.tiltChanged(.faceDown)
+        for tilt in [AccelerometerTilt.tiltedUp, .tiltedUp, .faceDown] {
+            p.accelerometerChanged(AccelerometerUpdate(tilt: tilt, time: 2))
+        }
         #expect(tilts == [.undefined, .tiltedUp, .faceDown], "each change once")
         #expect(sink.lines.count == lines, "no event for a subscriber: \(sink.lines)")
         #expect(states == statesBefore, "the system state's followers are not woken either")
         p.sensorLost(.unavailable)
         #expect(tilts.last == .undefined)
+    }
+
+    @Test("A first sample that moves the device, the tilt and the posture at once tells the facade one snapshot, with all of it")
+    func oneSnapshotPerSample() {
+        var snapshots: [SensorSnapshot] = []
+        var states: [OrientationState] = []
+        let p = Publisher(
+            settings: .init(), persistent: PersistentState(), version: "test",
+            dependencies: .init(
+                clock: ManualClock(), systemStateChanged: { states.append($0) }, sensorsChanged: { snapshots.append($0) }))
+        p.accelerometerPresent(true)
+        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        let (told, statesBefore) = (snapshots.count, states.count)
+        p.accelerometerChanged(
+            AccelerometerUpdate(device: .landscapeLeft, tilt: .tiltedUp, first: .landscapeLeft, time: 1))
+        #expect(snapshots.count == told + 1, "one snapshot, not one per part of the change")
+        #expect(snapshots.last?.device == .landscapeLeft && snapshots.last?.tilt == .tiltedUp)
+        #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == true)
+        #expect(states.count == statesBefore + 1 && states.last?.device == .landscapeLeft)
+        p.accelerometerChanged(AccelerometerUpdate(tilt: .tiltedUp, time: 2))
+        #expect(snapshots.count == told + 1, "the same tilt again is no change")
     }
 
     @Test("The facade's snapshot: one store for every kind; told once per change; the compass's heading kept for it alone")
@@ -240,7 +261,7 @@ struct PublisherTests {
         p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
         #expect(snapshots.last?.sensors[.accelerometer]?.present == true, "one that opens is plugged in, whatever udev said last")
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false)
-        p.sensorRead(first: .portrait)
+        p.accelerometerChanged(AccelerometerUpdate(first: .portrait, time: 0))
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == true)
         #expect(snapshots.last?.sensors[.accelerometer]?.firstReadings == 1)
         #expect(snapshots.last?.device == .portrait, "the first reading shows until the classifier commits")

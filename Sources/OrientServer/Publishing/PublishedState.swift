@@ -153,11 +153,9 @@ struct PublishedState {
         return update
     }
 
-    /// The engine's tilt changed. Returns whether the published one did.
-    mutating func tiltChanged(_ tilt: AccelerometerTilt) -> Bool {
-        guard tilt != self.tilt else { return false }
+    /// The engine's tilt changed.
+    mutating func tiltChanged(_ tilt: AccelerometerTilt) {
         self.tilt = tilt
-        return true
     }
 
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are

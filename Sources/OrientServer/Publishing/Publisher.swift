@@ -307,28 +307,22 @@ public final class Publisher {
     }
 
     public func deviceChanged(_ device: DeviceOrientation, time: Double) {
-        sensorChanged(device: device, posture: nil, time: time)
+        accelerometerChanged(AccelerometerUpdate(device: device, time: time))
     }
 
-    /// What one sample changed: the committed device orientation, and a convertible's posture, tablet mode or
-    /// hinge angle. Subscribers get one event for both.
-    public func sensorChanged(device: DeviceOrientation?, posture change: PostureEngine.Change?, time: Double) {
-        let wasFresh = isFresh
-        subscribers.apply(state.sensorChanged(device: device, posture: change, time: time))
-        broadcast()
-        freshnessMayHaveChanged(wasFresh: wasFresh)
-    }
-
-    /// The first sample since the sensor opened reached the engine, showing `first` alone: the D-Bus facade is
-    /// told, and answers the claims that waited for a reading.
-    public func sensorRead(first: DeviceOrientation) {
-        state.sensorRead(first: first)
+    /// What one sample changed, told at once: subscribers get one event for the device orientation and the posture
+    /// together, and the D-Bus facade one snapshot for all of it, the tilt and the first reading included.
+    public func accelerometerChanged(_ update: AccelerometerUpdate) {
+        if let tilt = update.tilt { state.tiltChanged(tilt) }
+        if update.device != nil || update.posture != nil {
+            let wasFresh = isFresh
+            subscribers.apply(state.sensorChanged(device: update.device, posture: update.posture, time: update.time))
+            broadcast(toFacade: false)
+            freshnessMayHaveChanged(wasFresh: wasFresh)
+        }
+        // After the change it may have committed: a claim answered on it reads both.
+        if let first = update.first { state.sensorRead(first: first) }
         tellSensors()
-    }
-
-    /// The display's tilt changed: the D-Bus facade is told; subscribers are not, since their states do not hold it.
-    public func tiltChanged(_ tilt: AccelerometerTilt) {
-        if state.tiltChanged(tilt) { tellSensors() }
     }
 
     /// Whether an accelerometer is plugged in, as udev says, whether or not it is open.
@@ -399,11 +393,12 @@ public final class Publisher {
         return problem
     }
 
-    /// Tells the system state's followers, and offers every subscriber its state.
-    private func broadcast() {
+    /// Tells the system state's followers, and offers every subscriber its state; and the facade, unless the caller
+    /// tells it once it is done.
+    private func broadcast(toFacade: Bool = true) {
         dependencies.systemStateChanged(state.systemState)
         subscribers.broadcast(state)
-        tellSensors()
+        if toFacade { tellSensors() }
     }
 
     /// What is known of every sensor: the D-Bus facade's view of the store.

@@ -50,17 +50,11 @@ final class SensorPipeline: @unchecked Sendable {
                 lastTime = sample.time
                 // Without a tracker the engine holds no interface upright (rotate-in): the publisher holds its views
                 // itself, from tablet mode.
-                let device = update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil }
-                let (tilt, first) = (update.tilt, update.firstReading)
-                guard device != nil || update.posture != nil || tilt != nil || first != nil else { return }
-                eventLoop.execute {
-                    if let tilt { publisher.value.tiltChanged(tilt) }
-                    if device != nil || update.posture != nil {
-                        publisher.value.sensorChanged(device: device, posture: update.posture, time: sample.time)
-                    }
-                    // After the change it may have committed: a claim answered on it reads both.
-                    if let first { publisher.value.sensorRead(first: first) }
-                }
+                let change = AccelerometerUpdate(
+                    device: update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil },
+                    posture: update.posture, tilt: update.tilt, first: update.firstReading, time: sample.time)
+                guard !change.isEmpty else { return }
+                eventLoop.execute { publisher.value.accelerometerChanged(change) }
             } catch where !refusalReported {
                 refusalReported = true
                 logger.warning("sample refused: \(error) (further refusals are logged at debug level)")
