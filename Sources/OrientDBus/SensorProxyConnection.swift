@@ -15,9 +15,11 @@ final class SensorProxyConnection {
     /// when one appears, as in iio-sensor-proxy).
     static let claimable = SensorKind.allCases
     static let busName = "net.hadess.SensorProxy"
-    /// Each property of either object by name, for reads.
-    private static let properties = Dictionary(
-        uniqueKeysWithValues: BusObject.allCases.flatMap(\.properties).map { ($0.name, $0) })
+    /// Where each property of either object is in the published tables, by name, for reads.
+    private static let slots = Dictionary(
+        uniqueKeysWithValues: BusObject.allCases.flatMap { object in
+            object.properties.enumerated().map { index, property in (property.name, (object: object, index: index, signature: property.signature)) }
+        })
     /// The kind each method claims or releases, by member name.
     static let methods = Dictionary(
         uniqueKeysWithValues: SensorKind.allCases.flatMap { kind in
@@ -37,8 +39,10 @@ final class SensorProxyConnection {
     /// logind's PrepareForSleep: true as the machine goes to sleep, false as it resumes.
     fileprivate let sleepChanged: (Bool) -> Void
     private let handlers: UnsafeMutablePointer<csp_handlers>
-    /// The values clients read: those last announced, so a read never runs ahead of PropertiesChanged.
-    private var published = SensorProxyProperties()
+    /// The values clients read, one table per object: those last announced, so a read never runs ahead of
+    /// PropertiesChanged.
+    private var published = Dictionary(
+        uniqueKeysWithValues: BusObject.allCases.map { ($0, $0.values(SensorProxyProperties())) })
     /// What the store knew at the last ``process(_:snapshot:)``: when a claim is answered depends on it.
     var snapshot = SensorSnapshot()
     var answers: ClaimAnswers
@@ -119,9 +123,11 @@ final class SensorProxyConnection {
         answers.take(snapshot)
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
         noteDepartures()
-        if current != published {
-            let changed = BusObject.allCases.map { ($0, $0.changedNames(current, since: published)) }
-            published = current
+        // Each value computed once, and compared once: the store told the facade only of a change, and this says which.
+        let tables = BusObject.allCases.map { ($0, $0.values(current)) }
+        let changed = tables.map { object, values in (object, object.changedNames(values, since: published[object]!)) }
+        if changed.contains(where: { !$0.1.isEmpty }) {
+            published = Dictionary(uniqueKeysWithValues: tables)
             let claimants = Dictionary(uniqueKeysWithValues: Self.claimable.map { ($0, self.claimants(of: $0)) })
             for (object, names) in changed where !names.isEmpty {
                 for (client, heard) in object.recipients(of: names, claimants: claimants) {
@@ -191,10 +197,10 @@ final class SensorProxyConnection {
         try BusMessage.append(message, object.interface)
         try BusMessage.open(message, "a", "{sv}")
         for name in names {
-            guard let property = Self.properties[name] else { continue }
+            guard let slot = Self.slots[name] else { continue }
             try BusMessage.open(message, "e", "sv")
             try BusMessage.append(message, name)
-            try BusMessage.open(message, "v", property.signature)
+            try BusMessage.open(message, "v", slot.signature)
             try check("sd_bus_message_append_basic", self.property(message, name: name))
             try BusMessage.close(message)
             try BusMessage.close(message)
@@ -208,8 +214,8 @@ final class SensorProxyConnection {
 
     fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {
         // The tables name no other property.
-        guard let property = Self.properties[name] else { return -EINVAL }
-        switch property.value(published) {
+        guard let slot = Self.slots[name], let table = published[slot.object] else { return -EINVAL }
+        switch table[slot.index] {
         case .boolean(let value):
             var flag: Int32 = value ? 1 : 0
             return sd_bus_message_append_basic(reply, BusMessage.code("b"), &flag)

@@ -59,17 +59,16 @@ public final class SensorProxyService: Service {
         self.logger = logger
     }
 
-    /// What the daemon knows of its sensors changed. From any thread; each snapshot is taken in turn, so that none of
-    /// the orientations it passes through is missed (the last upright one is what a device lying flat shows).
+    /// What the daemon knows of its sensors changed: the store calls this only on a change. From any thread; each
+    /// snapshot is taken in turn, so that none of the orientations it passes through is missed (the last upright one
+    /// is what a device lying flat shows). The bus thread then works out which properties changed.
     public func update(_ snapshot: SensorSnapshot) {
-        let changed = shared.withLock { shared in
-            let before = shared.snapshot
+        shared.withLock { shared in
             shared.snapshot = snapshot
             shared.properties.show(snapshot)
             shared.presenceKnown = snapshot.presenceKnown
-            return snapshot != before
         }
-        if changed { wakeup.signal() }
+        wakeup.signal()
     }
 
     public func run() async {

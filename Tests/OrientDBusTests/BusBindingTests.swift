@@ -38,21 +38,25 @@ struct BusBindingTests {
         #expect(Set(methods).count == methods.count)
     }
 
-    @Test("A property's value on the bus has the type its signature says")
+    @Test("An object's table holds each property's value in introspection order, of the type its signature says")
     func valuesMatchSignatures() {
         var properties = SensorProxyProperties()
         properties.setPresent(true, of: .light)
         properties.update(.light(level: 12.5, unit: .vendor))
-        for property in BusObject.allCases.flatMap(\.properties) {
-            let signature = switch property.value(properties) {
-            case .boolean: "b"
-            case .double: "d"
-            case .string: "s"
+        for object in BusObject.allCases {
+            let values = object.values(properties)
+            #expect(values.count == object.properties.count, "one value per property, in the table's order")
+            for (property, value) in zip(object.properties, values) {
+                let signature = switch value {
+                case .boolean: "b"
+                case .double: "d"
+                case .string: "s"
+                }
+                #expect(signature == property.signature, "\(property.name)")
             }
-            #expect(signature == property.signature, "\(property.name)")
         }
-        let level = BusObject.sensorProxy.properties.first { $0.name == "LightLevel" }
-        #expect(level?.value(properties) == .double(12.5))
+        let main = BusObject.sensorProxy
+        #expect(main.values(properties)[main.properties.firstIndex { $0.name == "LightLevel" }!] == .double(12.5))
     }
 
     @Test("A change goes to the claimants of its kind only, each once")

@@ -3,6 +3,13 @@ import OrientCore
 import OrientSampleSource
 import Testing
 
+extension BusObject {
+    /// What `PropertiesChanged` lists between two sets of properties, through the tables the connection keeps.
+    fileprivate func changedNames(_ current: SensorProxyProperties, since earlier: SensorProxyProperties) -> [String] {
+        changedNames(values(current), since: values(earlier))
+    }
+}
+
 @Suite("net.hadess.SensorProxy property values")
 struct SensorProxyPropertiesTests {
     private func present() -> SensorProxyProperties {

@@ -45,11 +45,17 @@ enum BusObject: Sendable, Hashable, CaseIterable {
     private static let bindings = Dictionary(grouping: SensorKind.allCases.map(\.bus), by: \.object)
     private static let properties = bindings.mapValues { $0.flatMap(\.properties) }
 
-    /// The names of this object's properties whose values differ between `earlier` and `current`, as
+    /// This object's property values, in the order of ``properties``: each computed once, then compared and sent
+    /// from this table.
+    func values(_ properties: SensorProxyProperties) -> [BusValue] {
+        self.properties.map { $0.value(properties) }
+    }
+
+    /// The names of this object's properties whose values differ between two of its tables (``values(_:)``), as
     /// `PropertiesChanged` lists them: each changed property's ``BusProperty/announcement``, once.
-    func changedNames(_ current: SensorProxyProperties, since earlier: SensorProxyProperties) -> [String] {
+    func changedNames(_ current: [BusValue], since earlier: [BusValue]) -> [String] {
         var names: [String] = []
-        for property in properties where property.value(current) != property.value(earlier) {
+        for (index, property) in properties.enumerated() where current[index] != earlier[index] {
             names += property.announcement.filter { !names.contains($0) }
         }
         return names
