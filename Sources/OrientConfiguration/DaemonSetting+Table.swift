@@ -146,6 +146,14 @@ extension DaemonSetting {
             parse: SettingValue.number, show: { "\($0) \(key.unit)" })
     }
 
+    /// The name of the setting whose value lands at `path`; a path no setting has is a programming error.
+    public static func name(at path: PartialKeyPath<DaemonConfiguration>) -> String {
+        guard let setting = all.first(where: { $0.path == path }) else {
+            preconditionFailure("no setting of DaemonSetting.all lands at \(path)")
+        }
+        return setting.name
+    }
+
     /// The setting a file assignment names, or nil.
     public static func named(_ key: String, in section: String?) -> DaemonSetting? {
         all.first { $0.section == section && $0.key == key }

@@ -30,6 +30,8 @@ public struct DaemonSetting: Sendable {
     public let summary: String
     /// A valid value other than the default (the tests reload each setting with it).
     public let example: String
+    /// Where the value lands in ``DaemonConfiguration``: how a part names the settings it reads (``SettingsRead``).
+    public let path: PartialKeyPath<DaemonConfiguration> & Sendable
     private let assign: @Sendable (String, inout DaemonConfiguration) throws(SettingValueError) -> Void
     private var render: @Sendable (DaemonConfiguration) -> String
     private let equal: @Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool
@@ -64,6 +66,7 @@ public struct DaemonSetting: Sendable {
         self.form = form
         self.summary = summary
         self.example = example
+        self.path = path
         self.assign = { (text, configuration) throws(SettingValueError) in configuration[keyPath: path] = try parse(text) }
         self.render = { show($0[keyPath: path]) }
         self.equal = { $0[keyPath: path] == $1[keyPath: path] }

@@ -15,7 +15,7 @@ struct StartupChoices: ConfiguredPart {
     }
 
     static let reads = SettingsRead(
-        atStart: ["socket", "socket-mode", "state-directory", "device", "dbus", "tablet-mode-switch"])
+        atStart: [\.socketPath, \.socketMode, \.stateDirectory, \.device, \.dbus, \.tabletModeSwitch])
 
     static func slice(of settings: RunSettings) -> Slice {
         let c = settings.configuration

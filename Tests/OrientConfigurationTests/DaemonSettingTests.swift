@@ -32,12 +32,14 @@ struct DaemonSettingTests {
         #expect(Set(names).count == names.count)
         let options = DaemonSetting.all.filter { $0.section == nil }.map(\.option)
         #expect(Set(options).count == options.count)
+        // Each lands at a place of its own, so a part that names what it reads by key path names one setting.
+        for setting in DaemonSetting.all { #expect(DaemonSetting.name(at: setting.path) == setting.name) }
     }
 
     /// Two parts: one takes the mask while running, the other reads the socket's mode at start and refuses nothing.
     private let answers = [
-        PartAnswer(part: "Running", reads: SettingsRead(whileRunning: ["mask", "rate"])),
-        PartAnswer(part: "AtStart", reads: SettingsRead(atStart: ["socket-mode"])),
+        PartAnswer(part: "Running", reads: SettingsRead(whileRunning: [\.systemMask, \.rate])),
+        PartAnswer(part: "AtStart", reads: SettingsRead(atStart: [\.socketMode])),
     ]
 
     @Test("A reload's report names each changed setting as its parts answered: applied, waiting, kept or read by no part")

@@ -69,7 +69,7 @@ struct StopDeadlineTests {
 struct RunningConfigurationTests {
     /// Records each natural orientation it is configured with; the apply numbered `holdAt` waits for `hold`.
     final class RecordingPart: ConfiguredPart {
-        static let reads = SettingsRead(whileRunning: ["natural-orientation"])
+        static let reads = SettingsRead(whileRunning: [\.naturalOrientation])
         static func slice(of settings: RunSettings) -> NaturalOrientation { settings.panel.natural }
 
         let applied = Mutex<[NaturalOrientation]>([])

@@ -5,8 +5,8 @@ public protocol ConfiguredPart: Sendable {
     /// The part's own settings, as plain values.
     associatedtype Slice: Equatable & Sendable
 
-    /// The settings ``slice(of:)`` reads, by name (``DaemonSetting/name``), and whether the part takes each one
-    /// while running. A test checks it against ``slice(of:)`` setting by setting (``SliceCheck``).
+    /// The settings ``slice(of:)`` reads, and whether the part takes each one while running. A test checks it against
+    /// ``slice(of:)`` setting by setting (``SliceCheck``).
     static var reads: SettingsRead { get }
 
     /// This part's slice of the settings. Pure, so that a test can find what it depends on.
@@ -17,16 +17,19 @@ public protocol ConfiguredPart: Sendable {
     func apply(_ slice: Slice) async -> Refusal?
 }
 
-/// What a part reads of the configuration.
+/// What a part reads of the configuration, named by where each value lands in ``DaemonConfiguration``, so that the
+/// compiler checks each one; kept as the settings' names (``DaemonSetting/name``), which the log and `--help` show.
 public struct SettingsRead: Sendable, Equatable {
     /// Taken again at every reload.
     public var whileRunning: [String]
     /// Read once, when the part starts: a new value waits for the next start.
     public var atStart: [String]
 
-    public init(whileRunning: [String] = [], atStart: [String] = []) {
-        self.whileRunning = whileRunning
-        self.atStart = atStart
+    public init(
+        whileRunning: [PartialKeyPath<DaemonConfiguration>] = [], atStart: [PartialKeyPath<DaemonConfiguration>] = []
+    ) {
+        self.whileRunning = whileRunning.map(DaemonSetting.name(at:))
+        self.atStart = atStart.map(DaemonSetting.name(at:))
     }
 
     public var all: [String] { whileRunning + atStart }

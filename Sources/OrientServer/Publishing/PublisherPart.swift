@@ -15,7 +15,7 @@ public struct PublisherPart: ConfiguredPart {
     }
 
     public static let reads = SettingsRead(
-        whileRunning: ["mask", "preferred", "natural-orientation", "mount-repair", "sampling", "rotate-in"])
+        whileRunning: [\.systemMask, \.preferred, \.naturalOrientation, \.engine.mountRepair, \.sampling, \.engine.rotateIn])
 
     public static func slice(of settings: RunSettings) -> Publisher.Settings {
         let c = settings.configuration

@@ -44,9 +44,9 @@ public struct ServedAccelerometer: ServedSensor {
     public var logName: String { "the sensor" }
 
     public static let reads = SettingsRead(whileRunning: [
-        "natural-orientation", "mount-matrix", "mount-repair", "rate", "still-rate", "rest-rate", "sampling", "rotate-in",
-        "tablet-mode-on-angle", "tablet-mode-off-angle",
-    ] + DaemonSetting.all.filter { $0.section == DaemonSetting.classifierSection }.map(\.name))
+        \.naturalOrientation, \.engine.mountMatrix, \.engine.mountRepair, \.rate, \.stillRateSetting, \.restRateSetting,
+        \.sampling, \.engine.rotateIn, \.engine.posture.tabletModeOnAngle, \.engine.posture.tabletModeOffAngle,
+    ] + DaemonSetting.all.filter { $0.section == DaemonSetting.classifierSection }.map(\.path))
 
     public static func slice(of settings: RunSettings) -> SensorSettings {
         let c = settings.configuration

@@ -32,7 +32,7 @@ public final class ServedLight: ServedReadingKind {
 
     private static let origin = ContinuousClock.now
 
-    public static let reads = SettingsRead(whileRunning: ["light-threshold"])
+    public static let reads = SettingsRead(whileRunning: [\.lightThreshold])
     public static func slice(of settings: RunSettings) -> Double { settings.configuration.lightThreshold }
     public static var defaultSettings: Double { DaemonConfiguration().lightThreshold }
     public static var restartsForNewSettings: Bool { false }

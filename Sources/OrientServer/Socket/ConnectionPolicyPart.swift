@@ -20,7 +20,7 @@ public struct ConnectionPolicyPart: ConfiguredPart {
         self.logger = logger
     }
 
-    public static let reads = SettingsRead(whileRunning: ["control-group", "max-clients", "request-timeout"])
+    public static let reads = SettingsRead(whileRunning: [\.controlGroup, \.maxClients, \.requestTimeout])
 
     public static func slice(of settings: RunSettings) -> Slice {
         let c = settings.configuration
