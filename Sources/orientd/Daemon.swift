@@ -62,7 +62,7 @@ enum Daemon {
         let demand = SensorDemand()
         // The one-value sensors (light, proximity, compass) are served beside a live accelerometer, not a replay, on
         // the socket and on D-Bus.
-        let allReadings = ReadingSources.all(logger: logger)
+        let allReadings = ReadingSources.all(udev: .shared, logger: logger)
         let readingSources = source is ReplaySource ? [] : allReadings
         // The facade's connection follows logind too: at a resume every open sensor is opened again.
         let facade = start.dbus

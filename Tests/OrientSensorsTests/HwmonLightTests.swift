@@ -109,7 +109,7 @@ struct HwmonLightTests {
 struct ReadingSourcesTests {
     @Test("One source per kind: the daemon keys each kind's presence, claims and service by it, so a second light source would fight the first")
     func oneSourcePerKind() {
-        let kinds = ReadingSources.all(logger: Logger(label: "test")).map(\.kind)
+        let kinds = ReadingSources.all(udev: .shared, logger: Logger(label: "test")).map(\.kind)
         #expect(kinds.count == Set(kinds).count, "\(kinds)")
         #expect(kinds.contains(.light) && kinds.contains(.proximity))
     }

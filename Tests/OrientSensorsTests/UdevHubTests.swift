@@ -12,7 +12,7 @@ struct UdevHubTests {
         let hub = Set(UdevHub.subsystems)
         #expect(Set(UdevSession.accelerometerSubsystems).isSubset(of: hub))
         #expect(hub.contains("drm"), "the panel's connectors")
-        let sources = ReadingSources.all(logger: Logger(label: "test")).compactMap { $0 as? PolledReadingSource }
+        let sources = ReadingSources.all(udev: .shared, logger: Logger(label: "test")).compactMap { $0 as? PolledReadingSource }
         #expect(sources.count == 3)
         for source in sources {
             #expect(Set(source.subsystems).isSubset(of: hub), "\(source.kind): \(source.subsystems)")

@@ -8,10 +8,11 @@ import OrientPosix
 
 /// The read loop of ``PolledReadingSource``, confined to its thread: opens the first device one of its drivers
 /// offers, reads it every `interval`, and follows udev's add and remove events in the drivers' subsystems (through
-/// ``UdevHub``). It waits in one `poll` on its udev subscription and the stop pipe, with a timeout only while a sensor
+/// its ``DeviceDirectory``). It waits in one `poll` on its udev subscription and the stop pipe, with a timeout only while a sensor
 /// is open.
 final class PolledReadingCapture {
     private let drivers: PolledReadingDrivers
+    private let directory: any DeviceDirectory
     private let deliver: @Sendable (ReadingEvent) -> NextRead
     private let stop: StopFlag
     private let logger: Logger
@@ -26,10 +27,11 @@ final class PolledReadingCapture {
     private var freshNext = false
 
     init(
-        drivers: PolledReadingDrivers, deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag,
-        logger: Logger
+        drivers: PolledReadingDrivers, directory: any DeviceDirectory,
+        deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag, logger: Logger
     ) {
         self.drivers = drivers
+        self.directory = directory
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
@@ -38,11 +40,11 @@ final class PolledReadingCapture {
     private var name: String { drivers.kind.displayName }
 
     func run() {
-        guard let udevEvents = UdevHub.shared.subscribe(drivers.subsystems) else {
+        guard let udevEvents = directory.subscribe(drivers.subsystems) else {
             _ = deliver(.noSensor(reason: "cannot watch for a \(name): no pipe for udev's events"))
             return
         }
-        defer { UdevHub.shared.unsubscribe(udevEvents) }
+        defer { directory.unsubscribe(udevEvents) }
         var nextRead = 0.0
         while !stop.isSet {
             if sensor == nil, !waitingForChange {
@@ -70,8 +72,7 @@ final class PolledReadingCapture {
     }
 
     private func open() {
-        let subsystems = drivers.subsystems
-        let devices = UdevHub.shared.query { $0.deviceFacts(in: subsystems) } ?? []
+        let devices = directory.deviceFacts(in: drivers.subsystems) ?? []
         guard let offered = drivers.firstOffered(in: devices) else {
             announceNoSensor("no \(name) found")
             return

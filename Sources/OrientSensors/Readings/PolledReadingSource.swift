@@ -5,21 +5,19 @@ import OrientSampleSource
 import Synchronization
 
 /// A polled sysfs sensor of one kind, read by one of its drivers (``IIOPolledLight`` or ``HwmonLight``,
-/// ``IIOPolledProximity``): found through udev, read on a thread of its own between `start` and the handle's `stop`,
+/// ``IIOPolledProximity``): found through udev (its ``DeviceDirectory``), read on a thread of its own between `start` and the handle's `stop`,
 /// and followed through hot-plug meanwhile. No thread exists while it is closed, and with no sensor present its
 /// thread waits on udev without waking.
 public struct PolledReadingSource: ReadingSource {
     private let drivers: PolledReadingDrivers
+    private let directory: any DeviceDirectory
     private let logger: Logger
 
     /// - Parameter drivers: the drivers of one kind, in order of preference.
-    init(_ drivers: [any PolledReadingDriver.Type], logger: Logger) {
+    init(_ drivers: [any PolledReadingDriver.Type], directory: any DeviceDirectory, logger: Logger) {
         self.drivers = PolledReadingDrivers(drivers)
+        self.directory = directory
         self.logger = logger
-    }
-
-    init(_ driver: any PolledReadingDriver.Type, logger: Logger) {
-        self.init([driver], logger: logger)
     }
 
     public var kind: SensorKind { drivers.kind }
@@ -42,9 +40,9 @@ public struct PolledReadingSource: ReadingSource {
             return handle
         }
         let handle = CaptureHandle { stop.set() }
-        let (drivers, logger) = (self.drivers, self.logger)
+        let (drivers, directory, logger) = (self.drivers, self.directory, self.logger)
         startThread(name: "orientd-\(kind.rawValue)") {
-            PolledReadingCapture(drivers: drivers, deliver: deliver, stop: stop, logger: logger).run()
+            PolledReadingCapture(drivers: drivers, directory: directory, deliver: deliver, stop: stop, logger: logger).run()
             handle.markFinished()
         }
         return handle
@@ -54,15 +52,15 @@ public struct PolledReadingSource: ReadingSource {
         let (drivers, logger) = (self.drivers, self.logger)
         let refused = RefusedDevices()
         let setup = FoundSensorSetup(logger: logger)
-        return UdevHub.shared.changes(of: drivers.subsystems) { error in
+        return directory.devicesChanged(in: drivers.subsystems) { error in
             logger.warning("cannot watch for a \(drivers.kind.displayName) coming and going: \(error)")
             return false
-        } observe: { session, events in
+        } observe: { devices, events in
             // The session leaves a device announced as removed out of its enumerations until it is added again.
             let removed = Set(events.filter { $0.action == "remove" }.map(\.id))
             refused.forget(removed)
             setup.forget(removed)
-            let offered = session.deviceFacts(in: drivers.subsystems).compactMap { device in
+            let offered = devices.compactMap { device in
                 drivers.drivers(for: device).first { driver in
                     guard driver.match(device) != nil else { return false }
                     guard let reason = driver.unusable(device) else { return true }
@@ -98,13 +96,18 @@ private final class RefusedDevices: Sendable {
 /// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here; a new
 /// driver of a kind served already joins that kind's list, in iio-sensor-proxy's order of preference.
 public enum ReadingSources {
-    public static func all(logger: Logger) -> [any ReadingSource] {
+    /// - Parameter udev: the process's one hub, which every source finds its devices through.
+    public static func all(udev: UdevHub, logger: Logger) -> [any ReadingSource] {
+        all(directory: udev, logger: logger)
+    }
+
+    static func all(directory: any DeviceDirectory, logger: Logger) -> [any ReadingSource] {
         [
             // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
             // attributes powers the hub's sensor up at each read.
-            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], logger: logger),
-            PolledReadingSource([IIOPolledProximity.self, InputProximitySwitch.self], logger: logger),
-            PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], logger: logger),
+            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], directory: directory, logger: logger),
+            PolledReadingSource([IIOPolledProximity.self, InputProximitySwitch.self], directory: directory, logger: logger),
+            PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], directory: directory, logger: logger),
         ]
     }
 }

@@ -16,7 +16,7 @@ struct UdevEvent: Sendable, Equatable {
     static let watching = UdevEvent(action: "watching", id: "", subsystem: "")
 }
 
-/// The process's one view of udev (issue 37): one libudev session, one monitor on every subsystem a sensor or the
+/// The process's one view of udev (issue 37), and its ``DeviceDirectory``: one libudev session, one monitor on every subsystem a sensor or the
 /// panel lives in, and one thread that owns both. Presence streams, the panel watch and every capture are fed from it:
 /// - a capture asks it for devices (``query(_:)``, run on the hub's thread) and is told of events through a
 ///   ``UdevSubscription`` it polls beside its own descriptors;
@@ -25,14 +25,15 @@ struct UdevEvent: Sendable, Equatable {
 /// The session updates what its enumerations show (a device announced as removed is left out until it is added
 /// again) before any consumer hears of the event, so a capture handling a removal never finds the device again.
 /// The thread sleeps in one `poll` on the monitor and a wakeup pipe: no idle wakeups.
-final class UdevHub: Sendable {
+public final class UdevHub: Sendable {
     /// Every subsystem a sensor or the panel lives in: accelerometers (IIO, input), the other sensors' drivers (IIO,
     /// input, a platform device's hwmon light), the display connectors (drm). One fixed filter, set before the
     /// monitor starts: `UdevHubTests` checks that every driver's subsystems are here.
     static let subsystems = ["iio", "input", "platform", "drm"]
 
-    /// The hub every part of the process shares, started on first use.
-    static let shared = UdevHub(name: "orientd-udev")
+    /// The hub every part of the process shares, started on first use. The one-value sensors' sources are handed it
+    /// (``ReadingSources/all(udev:logger:)``); the accelerometer's and the panel's parts still reach for it.
+    public static let shared = UdevHub(name: "orientd-udev")
 
     /// Work for the hub's thread, and the captures' subscriptions (which the thread reads at each event).
     private struct Handover {
@@ -221,7 +222,8 @@ final class UdevSubscription: Sendable {
     private let pending = Mutex<[UdevEvent]>([])
     private let wakeup: WakeupPipe
 
-    fileprivate init(subsystems: Set<String>) throws(SystemCallError) {
+    /// Made by a ``DeviceDirectory``'s `subscribe`.
+    init(subsystems: Set<String>) throws(SystemCallError) {
         self.subsystems = subsystems
         wakeup = try WakeupPipe()
     }
@@ -238,7 +240,8 @@ final class UdevSubscription: Sendable {
         }
     }
 
-    fileprivate func post(_ events: [UdevEvent]) {
+    /// Queues `events` for the subscriber: from the hub's thread, or a test's directory.
+    func post(_ events: [UdevEvent]) {
         pending.withLock { $0 += events }
         wakeup.signal()
     }

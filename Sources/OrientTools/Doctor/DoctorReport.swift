@@ -189,7 +189,7 @@ package struct DoctorReport: Codable {
         // The light and proximity sensors are read for the same seconds, through the daemon's own sources, and
         // for that long even when there is no accelerometer to read.
         let end = ContinuousClock.now + .seconds(seconds)
-        let readingCapture = await ReadingCapture.start(ReadingSources.all(logger: Logger(label: "orientd doctor")))
+        let readingCapture = await ReadingCapture.start(ReadingSources.all(udev: .shared, logger: Logger(label: "orientd doctor")))
         await report.examineAccelerometer(device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds)
         report.examineTabletModeSwitches()
         try? await Task.sleep(until: end, clock: .continuous)

@@ -1,0 +1,129 @@
+import Foundation
+@testable import OrientSensors
+import Synchronization
+
+/// udev as a capture sees it, over a temporary folder: each device is a folder of attribute files that the drivers
+/// read as they read sysfs, its udev facts are set here, and `add` and `remove` post the events udevd would. Like
+/// ``UdevSession``, it leaves a device announced as removed out of what it lists, even while its folder lingers.
+final class FolderDeviceDirectory: DeviceDirectory {
+    private struct Observer {
+        var subsystems: Set<String>
+        var notify: @Sendable ([IIODeviceFacts], [UdevEvent]) -> Void
+    }
+
+    private struct State {
+        var devices: [String: IIODeviceFacts] = [:]
+        var subscriptions: [ObjectIdentifier: UdevSubscription] = [:]
+        var observers: [Int: Observer] = [:]
+        var nextObserver = 0
+    }
+
+    let root: String
+    private let state = Mutex(State())
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Makes device `id`'s folder with `attributes` (sysfs's trailing newline added), and announces it.
+    @discardableResult
+    func add(
+        _ id: String, subsystem: String = "iio", name: String? = nil, types: Set<String> = [],
+        attributes: [String: String], nearLevel: String? = nil
+    ) throws -> IIODeviceFacts {
+        let path = "\(root)/\(id)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (attribute, value) in attributes { try write(value, to: "\(path)/\(attribute)") }
+        let device = IIODeviceFacts(
+            id: id, path: path, name: name, sensorProxyTypes: types, attributes: Set(attributes.keys),
+            proximityNearLevel: nearLevel, subsystem: subsystem)
+        announce(UdevEvent(action: "add", id: id, subsystem: subsystem)) { $0[id] = device }
+        return device
+    }
+
+    /// Announces device `id` again, as it still is (udev's add after a remove whose folder lingered).
+    func readd(_ device: IIODeviceFacts) {
+        announce(UdevEvent(action: "add", id: device.id, subsystem: device.subsystem)) { $0[device.id] = device }
+    }
+
+    /// Writes `value` into attribute `attribute` of device `id`, as its driver would update it.
+    func set(_ attribute: String, of id: String, to value: String) throws {
+        try write(value, to: "\(root)/\(id)/\(attribute)")
+    }
+
+    /// Takes device `id`'s folder away without a word from udev (a device gone mid-read).
+    func removeFolder(of id: String) throws {
+        try FileManager.default.removeItem(atPath: "\(root)/\(id)")
+    }
+
+    /// Announces device `id` as removed; its folder stays unless `removeFolder(of:)` is called too.
+    func remove(_ id: String) {
+        let subsystem = state.withLock { $0.devices[id]?.subsystem } ?? "iio"
+        announce(UdevEvent(action: "remove", id: id, subsystem: subsystem)) { $0[id] = nil }
+    }
+
+    private func write(_ value: String, to path: String) throws {
+        try (value + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Changes the devices, then tells each subscriber and observer of the event's subsystem, as the hub does.
+    private func announce(_ event: UdevEvent, change: (inout [String: IIODeviceFacts]) -> Void) {
+        let (subscriptions, observers) = state.withLock { state in
+            change(&state.devices)
+            return (Array(state.subscriptions.values), Array(state.observers.values))
+        }
+        for subscription in subscriptions where subscription.subsystems.contains(event.subsystem) {
+            subscription.post([event])
+        }
+        for observer in observers where observer.subsystems.contains(event.subsystem) {
+            observer.notify(listed(in: Array(observer.subsystems)), [event])
+        }
+    }
+
+    private func listed(in subsystems: [String]) -> [IIODeviceFacts] {
+        let devices = state.withLock { Array($0.devices.values) }
+        return subsystems.flatMap { subsystem in
+            devices.filter { $0.subsystem == subsystem }.sorted { $0.id.localizedStandardCompare($1.id) == .orderedAscending }
+        }
+    }
+
+    func deviceFacts(in subsystems: [String]) -> [IIODeviceFacts]? { listed(in: subsystems) }
+
+    func subscribe(_ subsystems: [String]) -> UdevSubscription? {
+        guard let subscription = try? UdevSubscription(subsystems: Set(subsystems)) else { return nil }
+        state.withLock { $0.subscriptions[ObjectIdentifier(subscription)] = subscription }
+        return subscription
+    }
+
+    func unsubscribe(_ subscription: UdevSubscription) {
+        _ = state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) }
+    }
+
+    /// How many captures listen now.
+    var subscribers: Int { state.withLock { $0.subscriptions.count } }
+
+    func devicesChanged<Value: Equatable & Sendable>(
+        in subsystems: [String], unavailable: (@Sendable (any Error) -> Value)?,
+        observe: @escaping @Sendable ([IIODeviceFacts], [UdevEvent]) -> Value
+    ) -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+        let last = Mutex<Value?>(nil)
+        let notify: @Sendable ([IIODeviceFacts], [UdevEvent]) -> Void = { devices, events in
+            let value = observe(devices, events)
+            if last.withLock({ previous in defer { previous = value }; return previous != value }) {
+                continuation.yield(value)
+            }
+        }
+        let key = state.withLock { state in
+            defer { state.nextObserver += 1 }
+            state.observers[state.nextObserver] = Observer(subsystems: Set(subsystems), notify: notify)
+            return state.nextObserver
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.observers.removeValue(forKey: key) } }
+        notify(listed(in: subsystems), [])
+        return stream
+    }
+}
