@@ -10,7 +10,7 @@ import Glibc
 /// difference asked for, orientd's light filter, is switched off here (`light-threshold = 0`) and tested in
 /// LightSensorTests; where iio-sensor-proxy 3.0 is known to do worse, the difference is asserted.
 @Suite(
-    "orientd and iio-sensor-proxy side by side through each sensor's lifecycle", .serialized,
+    "orientd and iio-sensor-proxy side by side through each sensor's lifecycle",
     .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
     .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)),
     .enabled(
