@@ -156,8 +156,16 @@ let package = Package(
             dependencies: ["OrientCore", .product(name: "RealModule", package: "swift-numerics")],
             path: "Tests/OrientScenarios"
         ),
-        // What the tests that run a private D-Bus share: python-dbusmock's polkitd, activated on it.
-        .target(name: "OrientTestSupport", path: "Tests/OrientTestSupport"),
+        // What the tests that run a private D-Bus share (python-dbusmock's polkitd, activated on it), and the test
+        // process's wide global executor, which its C part installs before main.
+        .target(
+            name: "OrientTestSupport",
+            dependencies: [
+                "CWideGlobalExecutor", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/OrientTestSupport"),
+        .target(name: "CWideGlobalExecutor", path: "Tests/CWideGlobalExecutor"),
         // Development tool: writes synthesised traces for demos and benchmarks. Not installed.
         .executableTarget(
             name: "scenario-trace",

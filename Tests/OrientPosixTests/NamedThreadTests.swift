@@ -22,15 +22,18 @@ struct NamedThreadTests {
     }
 
     @Test("nameCurrentThread renames the calling thread only")
-    func renameCurrent() async {
+    func renameCurrent() {
+        // Synchronous, so that the test stays on one thread: after an await it could go on on another.
         let before = currentThreadName()
-        let renamed = await withCheckedContinuation { continuation in
-            startThread(name: "first") {
-                nameCurrentThread("second")
-                continuation.resume(returning: currentThreadName())
-            }
+        let renamed = Mutex<String?>(nil)
+        let done = Semaphore()
+        startThread(name: "first") {
+            nameCurrentThread("second")
+            renamed.withLock { $0 = currentThreadName() }
+            done.post()
         }
-        #expect(renamed == "second")
+        done.wait()
+        #expect(renamed.withLock { $0 } == "second")
         #expect(currentThreadName() == before)
     }
 }

@@ -48,7 +48,8 @@ struct StopDeadlineTests {
     @Test("Once a service ends, one that does not return within the bound is named, and the process exits 75")
     func stuckService() async throws {
         let exits = Mutex<[Int32]>([])
-        let deadline = StopDeadline(bound: .milliseconds(200), logger: Logger(label: "test")) { status in
+        // Long enough that a busy machine does not take the check below past it.
+        let deadline = StopDeadline(bound: .seconds(2), logger: Logger(label: "test")) { status in
             exits.withLock { $0.append(status) }
         }
         let (release, releasing) = AsyncStream.makeStream(of: Void.self)
@@ -57,7 +58,7 @@ struct StopDeadlineTests {
         let running = Task { try await stuck.run() }
         try await quick.run()
         #expect(exits.withLock { $0 }.isEmpty, "no verdict before the bound")
-        for _ in 0..<100 where exits.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<250 where exits.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
         #expect(exits.withLock { $0 } == [75])
         releasing.yield()
         try await running.value
