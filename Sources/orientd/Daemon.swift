@@ -41,7 +41,9 @@ enum Daemon {
         reload: @escaping @Sendable () throws -> DaemonConfiguration, logger: Logger
     ) async throws {
         let start = StartupChoices.slice(of: RunSettings(configuration, panel: .portraitUntilTold))
-        let source = try SourceChoice.make(options: options, device: start.device, logger: logger)
+        // The process's one view of udev: one monitor and one thread, handed to every part that looks at devices.
+        let udev = UdevHub()
+        let source = try SourceChoice.make(options: options, device: start.device, udev: udev, logger: logger)
         let traceNatural = (source as? ReplaySource)?.naturalOrientation
         let listener = SocketActivation.listener(environment: environment) ?? .path(start.socketPath, mode: start.socketMode)
         let notifier = SystemdNotifier(environment: environment)
@@ -62,7 +64,7 @@ enum Daemon {
         let demand = SensorDemand()
         // The one-value sensors (light, proximity, compass) are served beside a live accelerometer, not a replay, on
         // the socket and on D-Bus.
-        let allReadings = ReadingSources.all(udev: .shared, logger: logger)
+        let allReadings = ReadingSources.all(udev: udev, logger: logger)
         let readingSources = source is ReplaySource ? [] : allReadings
         // The facade's connection follows logind too: at a resume every open sensor is opened again.
         let facade = start.dbus
@@ -114,7 +116,7 @@ enum Daemon {
             Set(parts.map { ObjectIdentifier(type(of: $0)) }) == Set(partTypes.map { ObjectIdentifier($0) }),
             "Daemon.partTypes and the parts made in Daemon.run differ")
         let running = RunningConfiguration(
-            started: configuration, detected: PanelDiscovery.detect(), traceNatural: traceNatural, parts: parts,
+            started: configuration, detected: PanelDiscovery.detect(udev: udev), traceNatural: traceNatural, parts: parts,
             logger: logger, read: reload)
         await running.start()
 
@@ -138,7 +140,7 @@ enum Daemon {
             services.append(.init(service: deadline.tracking(reading.service, as: "\(reading.kind.displayName) service")))
         }
         if running.followsPanel {
-            services.append(.init(service: deadline.tracking(PanelWatch(running: running), as: "panel watch")))
+            services.append(.init(service: deadline.tracking(PanelWatch(running: running, udev: udev), as: "panel watch")))
         }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: deadline.tracking(watchdog, as: "watchdog")))

@@ -62,9 +62,11 @@ extension Orientd {
         func run() async throws {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .critical) }
             let override = try mountMatrix.map { try MountMatrix(parsing: $0) }
+            // The command's one view of udev: the panel, every sensor and switch are looked at through it.
+            let udev = UdevHub()
             var report = await DoctorReport.examine(
                 device: device, mountMatrixOverride: override, seconds: seconds,
-                panel: PanelDiscovery.resolve(naturalOrientation))
+                panel: PanelDiscovery.resolve(naturalOrientation, udev: udev), udev: udev)
             report.daemon = await Self.runningDaemon(at: socket ?? RunningDaemonStatus.defaultSocket)
             if json {
                 print(String(decoding: try ToolJSON.encoder().encode(report), as: UTF8.self))

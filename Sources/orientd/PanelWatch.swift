@@ -7,6 +7,7 @@ import ServiceLifecycle
 /// come up unseen, and the same panel found again changes nothing.
 struct PanelWatch: Service {
     let running: RunningConfiguration
+    let udev: UdevHub
 
     func run() async throws {
         // Cancelled at graceful shutdown, which ends the stream and stops its thread. Not the sequence's
@@ -14,7 +15,7 @@ struct PanelWatch: Service {
         // deadlock against the task's own cancellation (seen: a daemon that failed to bind at start never exited,
         // two of NIO's threads waiting on each other's locks in MergeStorage.next and removeStatusRecord).
         await cancelWhenGracefulShutdown {
-            for await detection in PanelDiscovery.changes() { running.panelDetected(detection) }
+            for await detection in PanelDiscovery.changes(udev: udev) { running.panelDetected(detection) }
         }
     }
 }

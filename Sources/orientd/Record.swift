@@ -53,10 +53,11 @@ extension Orientd {
         func run() async throws {
             LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: .notice) }
             let logger = Logger(label: "orientd record")
+            let udev = UdevHub()
             let source = IIOSampleSource(
-                configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), logger: logger)
+                configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), udev: udev, logger: logger)
             let stop = StopSignal()
-            let panel = PanelDiscovery.resolve(naturalOrientation)
+            let panel = PanelDiscovery.resolve(naturalOrientation, udev: udev)
             printError("natural orientation: \(panel.description)")
             var recording = TraceRecording(output: output, duration: duration, natural: panel.natural) { printError($0) }
             reading: for await event in source.events(CaptureSettings(rate: rate)) {

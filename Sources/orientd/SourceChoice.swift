@@ -7,7 +7,7 @@ import OrientServer
 
 /// Which sample source `orientd run` reads: a replayed trace, or the live sensor (`device`, or the display's).
 enum SourceChoice {
-    static func make(options: RunOptions, device: String?, logger: Logger) throws -> any SampleSource {
+    static func make(options: RunOptions, device: String?, udev: UdevHub, logger: Logger) throws -> any SampleSource {
         if let replay = options.replay {
             do {
                 // Paced on an event loop of the group that runs Swift concurrency's tasks (main.swift), so
@@ -22,6 +22,6 @@ enum SourceChoice {
                 throw Orientd.Classify.fail(error, quietly: true)
             }
         }
-        return IIOSampleSource(configuration: LiveSensorConfiguration(device: device), logger: logger)
+        return IIOSampleSource(configuration: LiveSensorConfiguration(device: device), udev: udev, logger: logger)
     }
 }

@@ -108,8 +108,8 @@ struct HwmonLightTests {
 @Suite("The reading sources the daemon serves")
 struct ReadingSourcesTests {
     @Test("One source per kind: the daemon keys each kind's presence, claims and service by it, so a second light source would fight the first")
-    func oneSourcePerKind() {
-        let kinds = ReadingSources.all(udev: .shared, logger: Logger(label: "test")).map(\.kind)
+    func oneSourcePerKind() throws {
+        let kinds = ReadingSources.all(directory: try FolderDeviceDirectory(), logger: Logger(label: "test")).map(\.kind)
         #expect(kinds.count == Set(kinds).count, "\(kinds)")
         #expect(kinds.contains(.light) && kinds.contains(.proximity))
     }

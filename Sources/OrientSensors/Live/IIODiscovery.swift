@@ -14,8 +14,8 @@ public struct IIODeviceSummary: Sendable, Equatable {
 /// What is present, for `orientd doctor`: the same discovery the live source uses.
 public enum IIODiscovery {
     /// Every IIO device, by id.
-    public static func devices() throws(SensorError) -> [IIODeviceSummary] {
-        guard let devices = UdevHub.shared.query({ $0.devices() }) else { throw SensorError("udev_new", errno: ENOMEM) }
+    public static func devices(udev: UdevHub) throws(SensorError) -> [IIODeviceSummary] {
+        guard let devices = udev.query({ $0.devices() }) else { throw SensorError("udev_new", errno: ENOMEM) }
         return devices
     }
 }

@@ -8,13 +8,16 @@ import OrientSampleSource
 /// is not fatal: capture says `.noSensor` and waits for one to appear.
 public struct IIOSampleSource: SampleSource {
     public let configuration: LiveSensorConfiguration
+    /// Where the sensors are found and followed.
+    let udev: UdevHub
     let logger: Logger
     /// 1 g learned per sensor, kept across captures: an on-demand daemon opens the sensor for every client, and
     /// learning again each time would delay each first orientation by a second and repeat the warning.
     private let learned = LearnedGravity()
 
-    public init(configuration: LiveSensorConfiguration, logger: Logger) {
+    public init(configuration: LiveSensorConfiguration, udev: UdevHub, logger: Logger) {
         self.configuration = configuration
+        self.udev = udev
         self.logger = logger
     }
 
@@ -29,12 +32,12 @@ public struct IIOSampleSource: SampleSource {
             return handle
         }
         let handle = CaptureHandle { stop.set() }
-        let configuration = self.configuration
-        let logger = self.logger
+        let (configuration, udev, logger) = (self.configuration, self.udev, self.logger)
         let learned = self.learned
         startThread(name: "orientd-capture") {
             LiveCapture(
-                configuration: configuration, capture: capture, deliver: deliver, stop: stop, logger: logger, learned: learned
+                configuration: configuration, capture: capture, udev: udev, deliver: deliver, stop: stop, logger: logger,
+                learned: learned
             ).run()
             handle.markFinished()
         }

@@ -13,6 +13,7 @@ final class LiveCapture {
     let capture: CaptureSettings
     private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
+    private let udev: UdevHub
     let logger: Logger
     private let learned: LearnedGravity
 
@@ -38,11 +39,12 @@ final class LiveCapture {
     private var lid: LidWatch?
 
     init(
-        configuration: LiveSensorConfiguration, capture: CaptureSettings, deliver: @escaping @Sendable (SensorEvent) -> Void,
-        stop: StopFlag, logger: Logger, learned: LearnedGravity
+        configuration: LiveSensorConfiguration, capture: CaptureSettings, udev: UdevHub,
+        deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger, learned: LearnedGravity
     ) {
         self.configuration = configuration
         self.capture = capture
+        self.udev = udev
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
@@ -60,13 +62,13 @@ final class LiveCapture {
     }
 
     func run() {
-        guard let udevEvents = UdevHub.shared.subscribe(UdevSession.accelerometerSubsystems) else {
+        guard let udevEvents = udev.subscribe(UdevSession.accelerometerSubsystems) else {
             deliver(.noSensor(reason: "cannot watch for sensors: no pipe for udev's events"))
             return
         }
-        defer { UdevHub.shared.unsubscribe(udevEvents) }
+        defer { udev.unsubscribe(udevEvents) }
         let monitor = udevEvents.descriptor
-        lid = LidWatch(node: UdevHub.shared.query { $0.lidSwitchNode() } ?? nil, logger: logger, deliver: deliver)
+        lid = LidWatch(node: udev.query { $0.lidSwitchNode() } ?? nil, logger: logger, deliver: deliver)
         var pace = SamplingPace(
             fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate, restRate: capture.restRate)
         var nextRead = monotonicSeconds()
@@ -147,7 +149,7 @@ final class LiveCapture {
 
     /// The accelerometers present, as the udev hub lists them.
     private func accelerometers() -> [AccelerometerCandidate] {
-        UdevHub.shared.query { $0.accelerometers() } ?? []
+        udev.query { $0.accelerometers() } ?? []
     }
 
     private func open(buffered: Bool) {

@@ -7,7 +7,7 @@ extension IIOSampleSource {
         let configured = configuration.device
         let logger = self.logger
         let setup = FoundSensorSetup(logger: logger)
-        return UdevHub.shared.changes(of: UdevSession.accelerometerSubsystems) { error in
+        return udev.changes(of: UdevSession.accelerometerSubsystems) { error in
             logger.warning("cannot watch for sensors coming and going: \(error)")
             return false
         } observe: { session, events in

@@ -13,8 +13,8 @@ public struct TabletModeSwitchDevice: Sendable, Equatable, Codable {
 /// Finds the tablet-mode switches through udev.
 public enum TabletModeSwitchDiscovery {
     /// Every input device reporting SW_TABLET_MODE; nil when udev cannot be asked.
-    public static func find() -> [TabletModeSwitchDevice]? {
-        UdevHub.shared.query { session in
+    public static func find(udev: UdevHub) -> [TabletModeSwitchDevice]? {
+        udev.query { session in
             session.switchDevices(code: 1).map { device in
                 TabletModeSwitchDevice(
                     name: device.name, node: device.node, isOrientds: device.name == TabletModeSwitch.deviceName)

@@ -31,9 +31,6 @@ public final class UdevHub: Sendable {
     /// monitor starts: `UdevHubTests` checks that every driver's subsystems are here.
     static let subsystems = ["iio", "input", "platform", "drm"]
 
-    /// The hub every part of the process shares, started on first use. The one-value sensors' sources are handed it
-    /// (``ReadingSources/all(udev:logger:)``); the accelerometer's and the panel's parts still reach for it.
-    public static let shared = UdevHub(name: "orientd-udev")
 
     /// Work for the hub's thread, and the captures' subscriptions (which the thread reads at each event).
     private struct Handover {
@@ -44,7 +41,10 @@ public final class UdevHub: Sendable {
     private let handover = Mutex(Handover())
     private let wakeup: WakeupPipe?
 
-    private init(name: String) {
+    /// Starts the hub's thread, named `threadName`, which lives as long as the process. A process makes one, where it
+    /// is wired (the daemon's `run`, each offline tool), and hands it to every part that looks at devices.
+    public init(threadName: String = "orientd-udev") {
+        let name = threadName
         wakeup = try? WakeupPipe()
         guard let wakeup else { return }
         startThread(name: name) { [self] in HubThread(hub: self, wakeup: wakeup).run() }

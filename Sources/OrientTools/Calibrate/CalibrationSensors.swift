@@ -6,10 +6,10 @@ struct CalibrationSensors {
     /// A convertible's keyboard-base sensor; `nil` on a tablet.
     var base: AccelerometerCandidate?
 
-    static func find(_ request: CalibrateRequest) throws(CalibrateFailure) -> CalibrationSensors {
+    static func find(_ request: CalibrateRequest, udev: UdevHub) throws(CalibrateFailure) -> CalibrationSensors {
         let candidates: [AccelerometerCandidate]
         do {
-            candidates = try IIODiscovery.devices().compactMap(\.accelerometer)
+            candidates = try IIODiscovery.devices(udev: udev).compactMap(\.accelerometer)
         } catch {
             throw .noSensor("cannot list IIO devices: \(error)")
         }

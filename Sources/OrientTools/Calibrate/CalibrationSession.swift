@@ -20,7 +20,9 @@ public enum CalibrationSession {
     ) async throws(CalibrateFailure)
         -> CalibrationReport
     {
-        let sensors = try CalibrationSensors.find(request)
+        // The session's one view of udev: it finds the sensors, and follows them while it reads.
+        let udev = UdevHub()
+        let sensors = try CalibrationSensors.find(request, udev: udev)
         let say = environment.say
         var notes: [String] = []
         var matches: (display: HwdbMatch?, base: HwdbMatch?) = (nil, nil)
@@ -49,9 +51,9 @@ public enum CalibrationSession {
         defer { watcher.cancel() }
         let configuration = { (id: String) in LiveSensorConfiguration(device: id, readsBase: false) }
         let displaySource = IIOSampleSource(
-            configuration: configuration(sensors.display.id), logger: environment.logger)
+            configuration: configuration(sensors.display.id), udev: udev, logger: environment.logger)
         let baseSource = sensors.base.map {
-            IIOSampleSource(configuration: configuration($0.id), logger: environment.logger)
+            IIOSampleSource(configuration: configuration($0.id), udev: udev, logger: environment.logger)
         }
         let inputs = CalibrationInput.merged(
             display: displaySource, base: baseSource, signals: signals, readsEnter: environment.readsEnter)

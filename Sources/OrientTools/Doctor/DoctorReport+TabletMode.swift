@@ -11,8 +11,8 @@ extension DoctorReport {
         var machineSwitches: [TabletModeSwitchDevice] { (switches ?? []).filter { !$0.isOrientds } }
     }
 
-    mutating func examineTabletModeSwitches() {
-        tabletMode = TabletMode(switches: TabletModeSwitchDiscovery.find())
+    mutating func examineTabletModeSwitches(udev: UdevHub) {
+        tabletMode = TabletMode(switches: TabletModeSwitchDiscovery.find(udev: udev))
     }
 
     /// The lines that say who reports tablet mode to the desktops, and what follows for rotation.

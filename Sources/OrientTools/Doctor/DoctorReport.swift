@@ -181,7 +181,8 @@ package struct DoctorReport: Codable {
     }
 
     package static func examine(
-        device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double, panel: PanelDetection
+        device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double, panel: PanelDetection,
+        udev: UdevHub
     ) async -> DoctorReport {
         var report = DoctorReport()
         report.panel = Panel(panel)
@@ -189,9 +190,10 @@ package struct DoctorReport: Codable {
         // The light and proximity sensors are read for the same seconds, through the daemon's own sources, and
         // for that long even when there is no accelerometer to read.
         let end = ContinuousClock.now + .seconds(seconds)
-        let readingCapture = await ReadingCapture.start(ReadingSources.all(udev: .shared, logger: Logger(label: "orientd doctor")))
-        await report.examineAccelerometer(device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds)
-        report.examineTabletModeSwitches()
+        let readingCapture = await ReadingCapture.start(ReadingSources.all(udev: udev, logger: Logger(label: "orientd doctor")))
+        await report.examineAccelerometer(
+            device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds, udev: udev)
+        report.examineTabletModeSwitches(udev: udev)
         try? await Task.sleep(until: end, clock: .continuous)
         for (kind, events) in await readingCapture.stop() {
             report.analyseReadings(events, kind: kind, seconds: seconds)
@@ -199,10 +201,12 @@ package struct DoctorReport: Codable {
         return report
     }
 
-    private mutating func examineAccelerometer(device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double) async {
+    private mutating func examineAccelerometer(
+        device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double, udev: UdevHub
+    ) async {
         let found: [IIODeviceSummary]
         do {
-            found = try IIODiscovery.devices()
+            found = try IIODiscovery.devices(udev: udev)
         } catch {
             warnings.append("cannot list IIO devices: \(error)")
             return
@@ -220,17 +224,16 @@ package struct DoctorReport: Codable {
         }
         await read(
             chosen, reason: reason, override: mountMatrixOverride, seconds: seconds,
-            baseCandidate: SensorSelection.base(from: candidates, display: chosen))
+            baseCandidate: SensorSelection.base(from: candidates, display: chosen), udev: udev)
     }
 
     /// Reads the chosen sensor through the live source for `seconds`.
     private mutating func read(
         _ chosen: AccelerometerCandidate, reason: String, override: MountMatrix?, seconds: Double,
-        baseCandidate: AccelerometerCandidate?
+        baseCandidate: AccelerometerCandidate?, udev: UdevHub
     ) async {
         let source = IIOSampleSource(
-            configuration: LiveSensorConfiguration(device: chosen.id),
-            logger: Logger(label: "orientd doctor"))
+            configuration: LiveSensorConfiguration(device: chosen.id), udev: udev, logger: Logger(label: "orientd doctor"))
         // Collect for `seconds`, then cancel: that ends the stream (and the capture thread) even when the
         // sensor is silent.
         let events = source.events()
