@@ -148,7 +148,7 @@ struct PublisherTests {
         let p = publisher(mask: .portrait)
         let sink = RecordingSink()
         #expect(reply(p.subscribe(sink, settings: SubscriptionSettings(mask: .landscape), id: nil)).error?.code == "empty-mask")
-        #expect(!p.isSubscribed(sink))
+        #expect(reply(p.status(id: nil)).statusReport?.subscribers == 0, "not subscribed")
     }
 
     @Test("Losing the sensor makes the device unknown and keeps the interface; the restored lock applies at start")

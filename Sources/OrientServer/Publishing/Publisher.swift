@@ -242,8 +242,6 @@ public final class Publisher {
         tellReaders()
     }
 
-    public func isSubscribed(_ sink: any SubscriberSink) -> Bool { subscribers[sink] != nil }
-
     /// The sink's socket drained: it gets the newest state if it missed any.
     public func writable(_ sink: any SubscriberSink) {
         subscribers[sink]?.writable { ServerMessage.event($0).line }
@@ -304,10 +302,6 @@ public final class Publisher {
         state.sourceEnded()
         pendingGets.orientationSettled = true
         answerPendingGetsIfSettled()
-    }
-
-    public func deviceChanged(_ device: DeviceOrientation, time: Double) {
-        accelerometerChanged(AccelerometerUpdate(device: device, time: time))
     }
 
     /// What one sample changed, told at once: subscribers get one event for the device orientation and the posture
