@@ -164,6 +164,26 @@ struct PublishedReadingsTests {
         #expect(!h.publisher.status(id: nil).contains("123"), "no heading on the socket")
     }
 
+    @Test("status's readings, byte for byte: PROTOCOL.md's example, and an open proximity sensor with its near level")
+    func statusLine() throws {
+        let h = Harness()
+        h.publisher.readingNews(.present(true), of: .light)
+        h.publisher.readingNews(.started, of: .light)
+        h.publisher.readingNews(.event(.opened(Harness.als)), of: .light)
+        h.light(50)
+        h.publisher.readingNews(.present(true), of: .proximity)
+        h.publisher.readingNews(.present(false), of: .compass)
+        // The example in PROTOCOL.md, "status".
+        #expect(h.publisher.status(id: nil).contains(#""readings":{"light":{"present":true,"open":true,"id":"iio:device1","name":"als","found-by":"IIO_SENSOR_PROXY_TYPE iio-poll-als","interval":0.8,"level":50,"unit":"lux"},"proximity":{"present":true,"open":false,"id":null,"name":null,"found-by":null,"interval":null,"near-level":null,"near":null},"compass":{"present":false}}"#))
+        h.publisher.readingNews(.started, of: .proximity)
+        let proximity = ReadingSensorDescription(
+            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7,
+            foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-proximity", nearLevel: 200)
+        h.publisher.readingNews(.event(.opened(proximity)), of: .proximity)
+        h.publisher.readingNews(.event(.reading(.proximity(near: true))), of: .proximity)
+        #expect(h.publisher.status(id: nil).contains(#""proximity":{"present":true,"open":true,"id":"iio:device2","name":"prox","found-by":"IIO_SENSOR_PROXY_TYPE iio-poll-proximity","interval":0.7,"near-level":200,"near":true}"#))
+    }
+
     @Test("A subscriber whose socket is full is owed only the newest level")
     func backpressure() {
         let h = Harness()

@@ -105,6 +105,49 @@ struct DoctorReadingSensorsTests {
         #expect(report.text.contains("near level 100.0: near (1 of 2 readings near)"))
     }
 
+    @Test("doctor --json's reading sensors, byte for byte: each kind's own member, kebab-case keys, sorted")
+    func readingSensorsJSON() throws {
+        var report = DoctorReport()
+        report.analyseReadings(light([50, 42]), kind: .light, seconds: 2)
+        let proximity = ReadingSensorDescription(
+            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", nearLevel: 100)
+        report.analyseReadings([.opened(proximity), .reading(.proximity(near: true))], kind: .proximity, seconds: 2)
+        let json = String(decoding: try ToolJSON.encoder().encode(report.readingSensors), as: UTF8.self)
+        #expect(json == """
+            [
+              {
+                "found-by" : "channel in_illuminance_raw",
+                "id" : "iio:device1",
+                "interval" : 0.8,
+                "kind" : "light",
+                "light" : {
+                  "distinct" : 2,
+                  "first" : 50,
+                  "last" : 42,
+                  "maximum" : 50,
+                  "minimum" : 42,
+                  "unit" : "lux"
+                },
+                "name" : "als",
+                "readings" : 2
+              },
+              {
+                "found-by" : "channel in_proximity_raw",
+                "id" : "iio:device2",
+                "interval" : 0.7,
+                "kind" : "proximity",
+                "name" : "prox",
+                "proximity" : {
+                  "near" : true,
+                  "near-level" : 100,
+                  "near-readings" : 1
+                },
+                "readings" : 1
+              }
+            ]
+            """)
+    }
+
     @Test("No sensor of a kind is said in one line; one that went away is warned about")
     func absentAndLost() {
         var report = DoctorReport()
