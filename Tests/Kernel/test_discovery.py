@@ -8,6 +8,13 @@ from guest import PATIENCE, Fixture, KernelTestCase, Monitor, MonitorSensor, get
 from test_drivers import POSES
 
 
+def upright():
+    """A `get` answers portrait, within PATIENCE: each `get` waits a second for the sensor's first reading, and
+    under emulation opening the hub's sensor can take longer (its raw attributes are asked of the hub, one request
+    at a time). How fast a turn is published is measured in BENCHMARKS.md, not here."""
+    wait_for(lambda: get()["device"] == "portrait", what="a get answering portrait")
+
+
 class HotplugTests(KernelTestCase):
     """The service runs from the start of each test; the hub comes and goes under it."""
 
@@ -23,7 +30,7 @@ class HotplugTests(KernelTestCase):
         self.service.stop()
         self.plug()
         self.service.start()
-        self.assertEqual(get()["device"], "portrait")
+        upright()
         sensor = status()["sensor"]
         self.assertEqual(sensor["name"], "accel_3d", sensor)
 
@@ -78,7 +85,7 @@ class HotplugTests(KernelTestCase):
 
     def test_unplugged_while_idle_is_not_found_again(self):
         hub = self.plug()
-        self.assertEqual(get()["device"], "portrait")
+        upright()
         hub.request({"unplug": True})
         settle()
         # Nobody listens: the daemon has the sensor closed; the next client finds none.
