@@ -18,7 +18,9 @@ final class SensorProxyConnection {
     /// Where each property of either object is in the published tables, by name, for reads.
     private static let slots = Dictionary(
         uniqueKeysWithValues: BusObject.allCases.flatMap { object in
-            object.properties.enumerated().map { index, property in (property.name, (object: object, index: index, signature: property.signature)) }
+            object.properties.enumerated().map { index, property in
+                (property.name, (object: object, index: index, signature: property.signature))
+            }
         })
     /// The kind each method claims or releases, by member name.
     static let methods = Dictionary(
@@ -123,7 +125,7 @@ final class SensorProxyConnection {
         answers.take(snapshot)
         while try check("sd_bus_process", sd_bus_process(bus, nil)) > 0 {}
         noteDepartures()
-        // Each value computed once, and compared once: the store told the facade only of a change, and this says which.
+        // Each value computed once and compared once: the store told the facade only of a change; this says which.
         let tables = BusObject.allCases.map { ($0, $0.values(current)) }
         let changed = tables.map { object, values in (object, object.changedNames(values, since: published[object]!)) }
         if changed.contains(where: { !$0.1.isEmpty }) {

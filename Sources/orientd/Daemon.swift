@@ -116,8 +116,8 @@ enum Daemon {
             Set(parts.map { ObjectIdentifier(type(of: $0)) }) == Set(partTypes.map { ObjectIdentifier($0) }),
             "Daemon.partTypes and the parts made in Daemon.run differ")
         let running = RunningConfiguration(
-            started: configuration, detected: PanelDiscovery.detect(udev: udev), traceNatural: traceNatural, parts: parts,
-            logger: logger, read: reload)
+            started: configuration, detected: PanelDiscovery.detect(udev: udev), traceNatural: traceNatural,
+            parts: parts, logger: logger, read: reload)
         await running.start()
 
         let server = SocketServer(
@@ -140,7 +140,8 @@ enum Daemon {
             services.append(.init(service: deadline.tracking(reading.service, as: "\(reading.kind.displayName) service")))
         }
         if running.followsPanel {
-            services.append(.init(service: deadline.tracking(PanelWatch(running: running, udev: udev), as: "panel watch")))
+            let watch = PanelWatch(running: running, udev: udev)
+            services.append(.init(service: deadline.tracking(watch, as: "panel watch")))
         }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: deadline.tracking(watchdog, as: "watchdog")))

@@ -55,7 +55,8 @@ extension Orientd {
             let logger = Logger(label: "orientd record")
             let udev = UdevHub()
             let source = IIOSampleSource(
-                configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), udev: udev, logger: logger)
+                configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), udev: udev,
+                logger: logger)
             let stop = StopSignal()
             let panel = PanelDiscovery.resolve(naturalOrientation, udev: udev)
             printError("natural orientation: \(panel.description)")

@@ -8,8 +8,8 @@ import OrientPosix
 
 /// The read loop of ``PolledReadingSource``, confined to its thread: opens the first device one of its drivers
 /// offers, reads it every `interval`, and follows udev's add and remove events in the drivers' subsystems (through
-/// its ``DeviceDirectory``). It waits in one `poll` on its udev subscription and the stop pipe, with a timeout only while a sensor
-/// is open.
+/// its ``DeviceDirectory``). It waits in one `poll` on its udev subscription and the stop pipe, with a timeout only
+/// while a sensor is open.
 final class PolledReadingCapture {
     private let drivers: PolledReadingDrivers
     private let directory: any DeviceDirectory

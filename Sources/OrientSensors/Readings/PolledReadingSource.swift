@@ -5,9 +5,9 @@ import OrientSampleSource
 import Synchronization
 
 /// A polled sysfs sensor of one kind, read by one of its drivers (``IIOPolledLight`` or ``HwmonLight``,
-/// ``IIOPolledProximity``): found through udev (its ``DeviceDirectory``), read on a thread of its own between `start` and the handle's `stop`,
-/// and followed through hot-plug meanwhile. No thread exists while it is closed, and with no sensor present its
-/// thread waits on udev without waking.
+/// ``IIOPolledProximity``): found through udev (its ``DeviceDirectory``), read on a thread of its own between `start`
+/// and the handle's `stop`, and followed through hot-plug meanwhile. No thread exists while it is closed, and with no
+/// sensor present its thread waits on udev without waking.
 public struct PolledReadingSource: ReadingSource {
     private let drivers: PolledReadingDrivers
     private let directory: any DeviceDirectory
@@ -42,7 +42,8 @@ public struct PolledReadingSource: ReadingSource {
         let handle = CaptureHandle { stop.set() }
         let (drivers, directory, logger) = (self.drivers, self.directory, self.logger)
         startThread(name: "orientd-\(kind.rawValue)") {
-            PolledReadingCapture(drivers: drivers, directory: directory, deliver: deliver, stop: stop, logger: logger).run()
+            PolledReadingCapture(drivers: drivers, directory: directory, deliver: deliver, stop: stop, logger: logger)
+                .run()
             handle.markFinished()
         }
         return handle
@@ -105,7 +106,9 @@ public enum ReadingSources {
         [
             // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
             // attributes powers the hub's sensor up at each read.
-            PolledReadingSource([IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], directory: directory, logger: logger),
+            PolledReadingSource(
+                [IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], directory: directory,
+                logger: logger),
             PolledReadingSource([IIOPolledProximity.self, InputProximitySwitch.self], directory: directory, logger: logger),
             PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], directory: directory, logger: logger),
         ]

@@ -16,8 +16,9 @@ struct UdevEvent: Sendable, Equatable {
     static let watching = UdevEvent(action: "watching", id: "", subsystem: "")
 }
 
-/// The process's one view of udev (issue 37), and its ``DeviceDirectory``: one libudev session, one monitor on every subsystem a sensor or the
-/// panel lives in, and one thread that owns both. Presence streams, the panel watch and every capture are fed from it:
+/// The process's one view of udev (issue 37), and its ``DeviceDirectory``: one libudev session, one monitor on every
+/// subsystem a sensor or the panel lives in, and one thread that owns both. Presence streams, the panel watch and every
+/// capture are fed from it:
 /// - a capture asks it for devices (``query(_:)``, run on the hub's thread) and is told of events through a
 ///   ``UdevSubscription`` it polls beside its own descriptors;
 /// - a presence stream's `observe` runs on the hub's thread itself (``changes(of:unavailable:observe:)``).

@@ -15,7 +15,9 @@ public struct PublisherPart: ConfiguredPart {
     }
 
     public static let reads = SettingsRead(
-        whileRunning: [\.systemMask, \.preferred, \.naturalOrientation, \.engine.mountRepair, \.sampling, \.engine.rotateIn])
+        whileRunning: [
+            \.systemMask, \.preferred, \.naturalOrientation, \.engine.mountRepair, \.sampling, \.engine.rotateIn,
+        ])
 
     public static func slice(of settings: RunSettings) -> Publisher.Settings {
         let c = settings.configuration

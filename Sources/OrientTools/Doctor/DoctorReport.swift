@@ -190,7 +190,8 @@ package struct DoctorReport: Codable {
         // The light and proximity sensors are read for the same seconds, through the daemon's own sources, and
         // for that long even when there is no accelerometer to read.
         let end = ContinuousClock.now + .seconds(seconds)
-        let readingCapture = await ReadingCapture.start(ReadingSources.all(udev: udev, logger: Logger(label: "orientd doctor")))
+        let readingCapture = await ReadingCapture.start(
+            ReadingSources.all(udev: udev, logger: Logger(label: "orientd doctor")))
         await report.examineAccelerometer(
             device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds, udev: udev)
         report.examineTabletModeSwitches(udev: udev)
