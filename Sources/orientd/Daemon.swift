@@ -24,11 +24,16 @@ import Glibc
 /// ``RunningConfiguration`` hands them to each ``ConfiguredPart`` at start and at every reload, one change at a
 /// time. docs/development/layout.md draws it.
 enum Daemon {
-    /// Every kind of part that takes settings; `orientd run --help` names those read only at start.
-    static let partTypes: [any ConfiguredPart.Type] = [
-        ConnectionPolicyPart.self, PublisherPart.self, SensorService<ServedAccelerometer>.self,
-        SensorService<ServedLight>.self, SensorService<ServedReading>.self, StartupChoices.self,
-    ]
+    /// Every part that takes settings, in the order `run` configures them: one list, which `run` fills (the compiler
+    /// checks it has made one of each) and `orientd run --help` reads, naming the settings read only at start.
+    typealias Parts = PartList<
+        ConnectionPolicyPart, PublisherPart, SensorService<ServedAccelerometer>,
+        // The light, proximity and compass services, in that order.
+        SensorService<ServedLight>, SensorService<ServedReading>, SensorService<ServedReading>,
+        StartupChoices
+    >
+
+    static var partTypes: [any ConfiguredPart.Type] { Parts.types }
 
     static var readAtStart: Set<String> { Set(partTypes.flatMap { $0.reads.atStart }) }
 
@@ -85,16 +90,24 @@ enum Daemon {
             do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
         }
         // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
-        let readingServices = allReadings.map { reading -> (kind: SensorKind, service: any Service & ConfiguredPart) in
-            // What a one-value sensor's service learns goes to the store, which the socket and the facade both show.
-            let kind = reading.kind
-            let sink: @Sendable (ReadingNews) -> Void = { news in loop.execute { publisher.value.readingNews(news, of: kind) } }
-            // The light sensor's levels pass its filter; the others' readings go out as they come.
-            if kind == .light {
-                return (kind, SensorService(ServedLight(source: reading, sink: sink), demand: demand, logger: logger))
-            }
-            return (kind, SensorService(ServedReading(source: reading, sink: sink), demand: demand, logger: logger))
+        // What a one-value sensor's service learns goes to the store, which the socket and the facade both show.
+        let sources = Dictionary(uniqueKeysWithValues: allReadings.map { ($0.kind, $0) })
+        func readingSource(_ kind: SensorKind) -> any ReadingSource {
+            guard let source = sources[kind] else { preconditionFailure("ReadingSources.all has no \(kind) source") }
+            return source
         }
+        func readingSink(_ kind: SensorKind) -> @Sendable (ReadingNews) -> Void {
+            { news in loop.execute { publisher.value.readingNews(news, of: kind) } }
+        }
+        // The light sensor's levels pass its filter; the others' readings go out as they come.
+        let light = SensorService(
+            ServedLight(source: readingSource(.light), sink: readingSink(.light)), demand: demand, logger: logger)
+        let proximity = SensorService(
+            ServedReading(source: readingSource(.proximity), sink: readingSink(.proximity)), demand: demand, logger: logger)
+        let compass = SensorService(
+            ServedReading(source: readingSource(.compass), sink: readingSink(.compass)), demand: demand, logger: logger)
+        let readingServices: [(kind: SensorKind, service: any Service)] =
+            [(.light, light), (.proximity, proximity), (.compass, compass)]
         let policy = try await loop.submit { NIOLoopBound(ConnectionPolicy(), eventLoop: loop) }.get()
         let sensor = SensorService(
             ServedAccelerometer(
@@ -105,19 +118,13 @@ enum Daemon {
 
         // A `get` waits a second for a fresh state, unless the replay waits for subscribers (a test's setup: a `get`
         // must not start it, so it answers at once).
-        var parts: [any ConfiguredPart] = [
+        let parts = Parts(
             ConnectionPolicyPart(policy, logger: logger),
             PublisherPart(publisher, freshWait: options.replayWaitFor == nil ? 1 : nil),
-        ]
-        parts += [sensor] + readingServices.map(\.service) + [StartupChoices()]
-        // The parts made here are of the types `partTypes` lists (what `--help` and the tests read), no more, no fewer:
-        // checked at every start, release builds included (six identifiers, once).
-        precondition(
-            Set(parts.map { ObjectIdentifier(type(of: $0)) }) == Set(partTypes.map { ObjectIdentifier($0) }),
-            "Daemon.partTypes and the parts made in Daemon.run differ")
+            sensor, light, proximity, compass, StartupChoices())
         let running = RunningConfiguration(
             started: configuration, detected: PanelDiscovery.detect(udev: udev), traceNatural: traceNatural,
-            parts: parts, logger: logger, read: reload)
+            parts: parts.all, logger: logger, read: reload)
         await running.start()
 
         let server = SocketServer(
