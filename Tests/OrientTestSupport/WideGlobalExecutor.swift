@@ -12,8 +12,8 @@ import Glibc
 /// (two on CI). Most tests of the daemon are synchronous and wait for the process they spawned in blocking calls
 /// (`poll` on its socket, `usleep` between looks at its log): each holds one of those threads for its whole run,
 /// and every other test, in-process ones included, waits behind it. On a pool this wide those waits overlap
-/// (docs/development/testing.md has the figures). Jobs due later (`Task.sleep`) come here too when they are due,
-/// from one timer thread: left to the runtime, they would wake on its narrow pool.
+/// (docs/development/testing.md has the figures). Jobs due later (`Task.sleep`) are timed here too, on one timer
+/// thread, and run on the pool when due.
 ///
 /// The daemon's own executor is its business (Sources/orientd/GlobalExecutor.swift): this one is installed in the
 /// test process only, by a C constructor (Tests/CWideGlobalExecutor) before Swift Testing starts.

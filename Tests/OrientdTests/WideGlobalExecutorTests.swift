@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The test process runs its jobs on a wide pool (Tests/OrientTestSupport/WideGlobalExecutor.swift), so that tests
-/// blocked on the daemons they spawned do not hold up the rest. If a runtime stopped calling its hooks, the suite
-/// would still pass, only three times slower: these say so instead.
+/// blocked on the daemons they spawned do not hold up the rest. If jobs stopped reaching the pool (a runtime that no
+/// longer calls the hook), the suite would still pass, only three times slower: these say so instead.
 @Suite("The test process's wide global executor")
 struct WideGlobalExecutorTests {
     /// The kernel's name of the calling thread; NIO names its pool's threads `TP-#N`.
