@@ -27,6 +27,14 @@ struct PolledReadingCaptureTests {
         return source.start { events.append($0) }
     }
 
+    /// A light sensor at iio:device3, its capture started and its first reading, 20 lux, in.
+    private func lightRead() async throws -> (device: IIODeviceFacts, handle: CaptureHandle) {
+        let device = try directory.add("iio:device3", attributes: Self.light)
+        let handle = startLight()
+        #expect(await events.first { $0 == .reading(.light(level: 20, unit: .lux)) } != nil)
+        return (device, handle)
+    }
+
     @Test("Opens the device a driver offers, says how it was found and how often it is read, and reads it that often")
     func opensAndReads() async throws {
         try directory.add("iio:device3", name: "als", attributes: Self.light)
@@ -58,9 +66,7 @@ struct PolledReadingCaptureTests {
 
     @Test("A value that is not a number: one incident naming the file, nothing read meanwhile; a number again reads again")
     func notANumber() async throws {
-        let device = try directory.add("iio:device3", attributes: Self.light)
-        let handle = startLight()
-        #expect(await events.first { $0 == .reading(.light(level: 20, unit: .lux)) } != nil)
+        let (device, handle) = try await lightRead()
         try directory.set("in_illuminance_raw", of: "iio:device3", to: "xyz")
         let problem = "light sensor iio:device3: \(device.attributePath("in_illuminance_raw")) reads \"xyz\", not a number"
         #expect(await events.first { $0 == .incident(problem) } != nil)
@@ -78,9 +84,7 @@ struct PolledReadingCaptureTests {
 
     @Test("Its folder gone mid-read: lost, naming the file; not retried until udev says something; then read again")
     func vanishes() async throws {
-        let device = try directory.add("iio:device3", attributes: Self.light)
-        let handle = startLight()
-        #expect(await events.first { $0 == .reading(.light(level: 20, unit: .lux)) } != nil)
+        let (device, handle) = try await lightRead()
         try directory.removeFolder(of: "iio:device3")
         let lost = try #require(await events.first { if case .lost = $0 { true } else { false } })
         guard case .lost(let reason) = lost else { return }
@@ -97,9 +101,7 @@ struct PolledReadingCaptureTests {
 
     @Test("udev's remove of the open sensor: lost, though its folder lingers, and not found again until udev adds it back")
     func removedWhileItsFolderLingers() async throws {
-        let device = try directory.add("iio:device3", attributes: Self.light)
-        let handle = startLight()
-        #expect(await events.first { $0 == .reading(.light(level: 20, unit: .lux)) } != nil)
+        let (device, handle) = try await lightRead()
         directory.remove("iio:device3")
         let lost = ReadingEvent.lost(reason: "iio:device3 was removed")
         #expect(await events.first { $0 == lost } != nil)

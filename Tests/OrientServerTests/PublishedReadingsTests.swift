@@ -25,6 +25,14 @@ struct PublishedReadingsTests {
 
         func light(_ level: Double) { publisher.readingNews(.event(.reading(.light(level: level, unit: .lux))), of: .light) }
 
+        /// The light sensor plugged in, opened as ``als`` and read once at `level` lux.
+        func lightOpen(reading level: Double) {
+            publisher.readingNews(.present(true), of: .light)
+            publisher.readingNews(.started, of: .light)
+            publisher.readingNews(.event(.opened(Self.als)), of: .light)
+            light(level)
+        }
+
         /// The accelerometer open and committed: `get` waits for nothing of it.
         func orientationFresh() {
             publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
@@ -44,10 +52,7 @@ struct PublishedReadingsTests {
         _ = h.publisher.subscribe(asks, settings: SubscriptionSettings(), readings: [.light], id: .number(1))
         _ = h.publisher.subscribe(plain, settings: SubscriptionSettings(), id: .number(1))
         #expect(h.readers.last == [.light: 1], "the demand is told: one socket client wants light")
-        h.publisher.readingNews(.present(true), of: .light)
-        h.publisher.readingNews(.started, of: .light)
-        h.publisher.readingNews(.event(.opened(Harness.als)), of: .light)
-        h.light(50)
+        h.lightOpen(reading: 50)
         h.orientationFresh()
         h.publisher.readingNews(.event(.reading(.proximity(near: true))), of: .proximity)
         // The accelerometer's opening and its first commit are two orientation events.
@@ -148,10 +153,7 @@ struct PublishedReadingsTests {
     @Test("status lists each kind served: present, open, the sensor and its last reading; the compass as present only")
     func status() throws {
         let h = Harness()
-        h.publisher.readingNews(.present(true), of: .light)
-        h.publisher.readingNews(.started, of: .light)
-        h.publisher.readingNews(.event(.opened(Harness.als)), of: .light)
-        h.light(50)
+        h.lightOpen(reading: 50)
         h.publisher.readingNews(.present(true), of: .compass)
         h.publisher.readingNews(.event(.reading(.compass(heading: 123))), of: .compass)
         let report = try #require(try ServerMessage.decode(Array(h.publisher.status(id: nil).utf8.dropLast())).statusReport)
@@ -167,10 +169,7 @@ struct PublishedReadingsTests {
     @Test("status's readings, byte for byte: PROTOCOL.md's example, and an open proximity sensor with its near level")
     func statusLine() throws {
         let h = Harness()
-        h.publisher.readingNews(.present(true), of: .light)
-        h.publisher.readingNews(.started, of: .light)
-        h.publisher.readingNews(.event(.opened(Harness.als)), of: .light)
-        h.light(50)
+        h.lightOpen(reading: 50)
         h.publisher.readingNews(.present(true), of: .proximity)
         h.publisher.readingNews(.present(false), of: .compass)
         // The example in PROTOCOL.md, "status".
