@@ -110,12 +110,9 @@ final class FolderDeviceDirectory: DeviceDirectory {
         observe: @escaping @Sendable ([IIODeviceFacts], [UdevEvent]) -> Value
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
-        let last = Mutex<Value?>(nil)
+        let yield = continuation.yieldingChanges()
         let notify: @Sendable ([IIODeviceFacts], [UdevEvent]) -> Void = { devices, events in
-            let value = observe(devices, events)
-            if last.withLock({ previous in defer { previous = value }; return previous != value }) {
-                continuation.yield(value)
-            }
+            yield(observe(devices, events))
         }
         let key = state.withLock { state in
             defer { state.nextObserver += 1 }

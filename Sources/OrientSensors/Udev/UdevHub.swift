@@ -89,15 +89,8 @@ public final class UdevHub: Sendable {
         observe: @escaping @Sendable (UdevSession, _ events: [UdevEvent]) -> Value
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        // Touched on the hub's thread only.
-        let last = Mutex<Value?>(nil)
-        let yield: @Sendable (Value) -> Void = { value in
-            guard last.withLock({ previous in
-                defer { previous = value }
-                return previous != value
-            }) else { return }
-            continuation.yield(value)
-        }
+        // Called on the hub's thread only.
+        let yield = continuation.yieldingChanges()
         let id = ObserverID()
         let observer = HubThread.Observer(
             subsystems: Set(subsystems), unavailable: { error in unavailable.map { yield($0(error)) } },
