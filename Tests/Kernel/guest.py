@@ -166,6 +166,7 @@ class Fixture:
 
     def close(self):
         if self.process.poll() is None:
+            self._keep_final_state()
             self.process.stdin.close()
             try:
                 self.process.wait(timeout=PATIENCE)
@@ -173,6 +174,21 @@ class Fixture:
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+
+    def _keep_final_state(self):
+        """A hub's last word on each sensor (what the driver set, what was sent and asked), kept for the log of a
+        test that fails: a reading that never came is the hub's doing or the daemon's, and only this tells which."""
+        for sensor in (self.first or {}).get("sensors", {}):
+            try:
+                state = self.request({"state": sensor}, timeout=PATIENCE / 4)
+            except AssertionError as error:
+                state = f"no state: {error}"
+            FINAL_STATES.append(f"{self.log_path.stem} {sensor} at close: {json.dumps(state)}")
+
+
+# The hubs' final states in the running test, printed when it fails (KernelTestCase).
+FINAL_STATES = []
 
 
 class BusClient:
@@ -281,6 +297,7 @@ class KernelTestCase(unittest.TestCase):
     settings = ""
 
     def setUp(self):
+        FINAL_STATES.clear()
         self.service = Service(self.id().rsplit(".", 1)[-1])
         self.service.start(self.settings)
         self.addCleanup(self.service.stop)
@@ -290,5 +307,7 @@ class KernelTestCase(unittest.TestCase):
         if result is not None and any(test is self for test, _ in result.failures + result.errors):
             # On unittest's own stream, so that it stays in order with the failure it explains.
             sys.stderr.write(f"\n--- the daemon's log for {self.id()} ---\n{self.service.log}--- end of log ---\n")
+            for state in FINAL_STATES:
+                sys.stderr.write(state + "\n")
             sys.stderr.flush()
         return result

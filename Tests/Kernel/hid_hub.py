@@ -55,7 +55,8 @@ one JSON line on standard output ({"ok": false, "error": TEXT} when it cannot be
   {"state": SENSOR}    what the driver set and what was sent: {"interval_ms", "sensitivity": {NAME: VALUE},
                        "power", "reporting", "reports_sent", "get_reports": {"feature", "input"},
                        "set_reports", "values", "last_sent", "stalled", "playing", "log": the last SET_REPORTs
-                       decoded, with t in seconds since the hub started}
+                       decoded, with t in seconds since the hub started, "traffic": the last input GET_REPORTs
+                       answered and input reports sent, with t}
   {"devices": true, "timeout": S}  waits up to S seconds (10 by default) for the kernel to make every sensor's
                        IIO device, found through /sys from this hub's HID device -> {"hid": SYSFS_PATH,
                        "sensors": {SENSOR: {"iio": SYSFS_PATH, "dev": "/dev/iio:deviceN", "name": NAME,
@@ -386,6 +387,8 @@ class Sensor:
     set_reports: int = 0
     stalled: bool = False
     log: collections.deque = field(default_factory=lambda: collections.deque(maxlen=20))
+    # The last input GET_REPORTs answered and input reports sent, with t: what a test that failed is told.
+    traffic: collections.deque = field(default_factory=lambda: collections.deque(maxlen=20))
 
     def __post_init__(self):
         if not self.values:
@@ -598,6 +601,7 @@ class Hub:
             elif sensor and report_type == UHID_INPUT_REPORT:
                 sensor.input_gets += 1
                 report = sensor.input_report()
+                sensor.traffic.append({"t": round(self.seconds(), 3), "answered": "GET_REPORT input"})
         self.write(get_report_reply_event(request_id, report))
 
     def answer_set_report(self, event):
@@ -635,6 +639,7 @@ class Hub:
                         reports.append(sensor.input_report())
                         sensor.last_sent, sensor.last_sent_time = list(sensor.values), now
                         sensor.reports_sent += 1
+                        sensor.traffic.append({"t": round(self.seconds(), 3), "sent": "input report"})
                         if self.playback and self.playback[0] == sensor.kind.key:
                             self.reports_during_playback.append(now)
                         due = self.due(sensor, now)
@@ -732,7 +737,8 @@ class Hub:
                     "set_reports": sensor.set_reports, "values": sensor.physical_values(),
                     "last_sent": sensor.physical_values(sensor.last_sent) if sensor.last_sent else None,
                     "stalled": sensor.stalled, "silent": self.silent, "plugged": self.created,
-                    "playing": self.playing(key), "log": list(sensor.log)}
+                    "playing": self.playing(key), "log": list(sensor.log),
+                    "traffic": list(sensor.traffic)}
 
 
 def read_text(path):
