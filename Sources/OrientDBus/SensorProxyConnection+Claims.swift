@@ -57,10 +57,27 @@ extension SensorProxyConnection {
         guard result >= 0 else { return result }
         counts[kind] = claimCount(of: kind)
         logger.debug("\(sender) claimed the \(kind.displayName)")
+        catchUp(sender, on: kind)
         guard !answers.answersAtOnce(kind, in: snapshot) else { return 0 }
         sd_bus_message_ref(call)
         waiting.append((call, answers.waiting(kind, in: snapshot, now: Self.monotonicSeconds())))
         return 1
+    }
+
+    /// Tells a new claimant what changed of its kind's properties since it last read them (``ClientViews``): before
+    /// the claim's answer, so that the client's view is current when its claim returns.
+    private func catchUp(_ client: String, on kind: SensorKind) {
+        let binding = kind.bus
+        let stale = views.catchUp(binding.properties.map(\.name), for: client) { publishedValue(of: $0) }
+        guard !stale.isEmpty else { return }
+        let announced = Set(binding.properties.filter { stale.contains($0.name) }.flatMap(\.announcement))
+        let names = binding.object.properties.map(\.name).filter(announced.contains)
+        logger.debug("\(client) read \(names.joined(separator: ", ")) before a change it was not told of: told now")
+        do {
+            try emitPropertiesChanged(names, on: binding.object, to: client)
+        } catch {
+            logger.debug("cannot tell \(client) what changed: \(error)")
+        }
     }
 
     private func dropClaim(_ call: OpaquePointer, kind: SensorKind, sender: String) -> Int32 {

@@ -45,6 +45,8 @@ final class SensorProxyConnection {
     /// PropertiesChanged.
     private var published = Dictionary(
         uniqueKeysWithValues: BusObject.allCases.map { ($0, $0.values(SensorProxyProperties())) })
+    /// What each client was last given of the properties, to catch a new claimant up (``ClientViews``).
+    var views = ClientViews()
     /// What the store knew at the last ``process(_:snapshot:)``: when a claim is answered depends on it.
     var snapshot = SensorSnapshot()
     var answers: ClaimAnswers
@@ -189,7 +191,7 @@ final class SensorProxyConnection {
 
     /// `PropertiesChanged` for `names` of `object`, with their values, to `client` alone (sd-bus's own emitter
     /// broadcasts).
-    private func emitPropertiesChanged(_ names: [String], on object: BusObject, to client: String) throws(BusError) {
+    func emitPropertiesChanged(_ names: [String], on object: BusObject, to client: String) throws(BusError) {
         var message: OpaquePointer?
         try check(
             "sd_bus_message_new_signal",
@@ -214,10 +216,18 @@ final class SensorProxyConnection {
         try check("sd_bus_send", sd_bus_send(bus, message, nil))
     }
 
+    /// A property's value as clients read it now; nil for a name the tables do not hold.
+    func publishedValue(of name: String) -> BusValue? {
+        guard let slot = Self.slots[name] else { return nil }
+        return published[slot.object]?[slot.index]
+    }
+
+    /// Appends a property's value to a reply or a signal, noting that its destination was given it.
     fileprivate func property(_ reply: OpaquePointer?, name: String) -> Int32 {
         // The tables name no other property.
-        guard let slot = Self.slots[name], let table = published[slot.object] else { return -EINVAL }
-        switch table[slot.index] {
+        guard let value = publishedValue(of: name) else { return -EINVAL }
+        if let client = sd_bus_message_get_destination(reply) { views.note(value, of: name, to: String(cString: client)) }
+        switch value {
         case .boolean(let value):
             var flag: Int32 = value ? 1 : 0
             return sd_bus_message_append_basic(reply, BusMessage.code("b"), &flag)

@@ -238,6 +238,40 @@ struct FacadeOnPrivateBusTests {
         #expect(await waitFor { bus.property("HasAccelerometer") == nil }, "off the bus once stopped")
     }
 
+    @Test("A client that read the properties before a change it was not told of is told it when it claims; one that reads after is told nothing")
+    func claimantCaughtUp() async throws {
+        let bus = try Bus()
+        let served = try ServedFacade(on: bus)
+        let facade = served.facade
+        // Plugged in, not read yet.
+        let unread = SensorSnapshot(
+            device: .unknown, accelerometerReadable: false, tilt: .undefined, natural: .portrait,
+            sensors: [.accelerometer: .init(present: true)])
+        facade.update(unread)
+        #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"undefined\"" })
+        let early = try Self.client(on: bus)
+        early.send("watch")
+        early.send("get-all")
+        #expect(early.line { $0.hasPrefix("values") }?.contains("'AccelerometerOrientation': <'undefined'>") == true, "\(early.lines)")
+        // The sensor is read for someone else (a socket client): the change goes to no claimant.
+        facade.update(Self.present)
+        #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"normal\"" })
+        let late = try Self.client(on: bus)
+        late.send("watch")
+        late.send("get-all")
+        #expect(late.line { $0.hasPrefix("values") }?.contains("'AccelerometerOrientation': <'normal'>") == true, "\(late.lines)")
+
+        early.send("claim")
+        let told = early.line { $0.hasPrefix("signal ") }
+        #expect(told?.contains("{'AccelerometerOrientation': <'normal'>, 'AccelerometerTilt': <'vertical'>}") == true, "\(early.lines)")
+        #expect(early.line { $0 == "ok" } != nil)
+        late.send("claim")
+        #expect(late.line { $0 == "ok" } != nil)
+        usleep(300_000)
+        #expect(!late.lines.contains { $0.hasPrefix("signal ") }, "it read the current values: \(late.lines)")
+        #expect(early.lines.filter { $0.hasPrefix("signal ") }.count == 1, "told once: \(early.lines)")
+    }
+
     @Test("A claim of a sensor not read since it started is answered at its first reading, which it then reads; unplugged meanwhile, it fails")
     func claimWaitsForReading() async throws {
         let bus = try Bus()

@@ -10,6 +10,8 @@ line on stdin and answers each with one line:
   compass-get PROPERTY      Properties.Get of the compass object's PROPERTY -> "value TEXT" or "error MESSAGE"
   own NAME                  request NAME without queueing              -> "owned" or "error MESSAGE"
   ping                      org.freedesktop.DBus.Peer.Ping on the facade -> "ok" or "error MESSAGE"
+  get-all                   Properties.GetAll of the main object, as GIO's proxies read it at the start
+                                                     -> "values" and the dictionary GVariant prints, or "error MESSAGE"
   watch                     from now on, print each PropertiesChanged the facade sends this client as
                             "signal " and the line `gdbus monitor` prints for it          -> "ok"
 End of input (or being killed) leaves the bus, which drops the client's claims. Commands run on a thread of their
@@ -76,6 +78,10 @@ def obey(bus, loop):
                 reply = bus.call_sync(NAME, COMPASS_PATH, "org.freedesktop.DBus.Properties", "Get",
                                       GLib.Variant("(ss)", (COMPASS, words[1])), None, Gio.DBusCallFlags.NONE, TIMEOUT, None)
                 say("value", reply.unpack()[0])
+            elif words[0] == "get-all":
+                reply = bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Properties", "GetAll", GLib.Variant("(s)", (NAME,)),
+                                      None, Gio.DBusCallFlags.NONE, TIMEOUT, None)
+                say("values", reply.get_child_value(0).print_(True))
             elif words[0] == "ping":
                 bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", None, None, Gio.DBusCallFlags.NONE, TIMEOUT, None)
                 say("ok")
