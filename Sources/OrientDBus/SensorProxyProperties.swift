@@ -19,13 +19,11 @@ public struct SensorProxyProperties: Sendable, Equatable {
     public private(set) var hasAccelerometer = false
     public private(set) var accelerometerOrientation = "undefined"
     public private(set) var accelerometerTilt = AccelerometerTilt.undefined.rawValue
-    public private(set) var hasAmbientLight = false
-    public private(set) var lightLevel = 0.0
-    public private(set) var lightLevelUnit = LightUnit.lux
-    public private(set) var hasProximity = false
-    public private(set) var proximityNear = false
-    public private(set) var hasCompass = false
-    public private(set) var compassHeading = 0.0
+    /// The one-value kinds whose sensor is plugged in.
+    public private(set) var present: Set<SensorKind> = []
+    /// Each one-value kind's last reading, kept when nobody claims it any more or it is unplugged; none before the
+    /// first (its binding says what the bus shows then).
+    public private(set) var readings: [SensorKind: Reading] = [:]
     private var sensorPresent = false
     private var sensorReadable = false
     private var lastUpright: DeviceOrientation?
@@ -63,26 +61,14 @@ public struct SensorProxyProperties: Sendable, Equatable {
                 lastTilt = .undefined
             }
             refresh()
-        case .light:
-            hasAmbientLight = present
-        case .proximity:
-            hasProximity = present
-        case .compass:
-            hasCompass = present
+        case .light, .proximity, .compass:
+            if present { self.present.insert(kind) } else { self.present.remove(kind) }
         }
     }
 
     /// A one-value sensor's new reading.
     public mutating func update(_ reading: Reading) {
-        switch reading {
-        case .light(let level, let unit):
-            lightLevel = level
-            lightLevelUnit = unit
-        case .proximity(let near):
-            proximityNear = near
-        case .compass(let heading):
-            compassHeading = heading
-        }
+        readings[reading.kind] = reading
     }
 
     /// The display's new tilt.

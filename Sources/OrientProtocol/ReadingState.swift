@@ -1,22 +1,16 @@
 import OrientCore
 
-/// What a sensor of one kind last read.
-public enum ReadingValue: Sendable, Hashable {
-    /// The ambient light level, filtered as on D-Bus, in the sensor's own unit (`lux`, or `vendor`).
-    case light(level: Double, unit: String)
-    case proximity(near: Bool)
-}
-
 /// What a client is told of one kind of one-value sensor (one that ``SensorKind/socket`` offers as a reading): in a
 /// reading event, and in a `get` reply that asked for it.
 public struct ReadingState: Sendable, Hashable {
     public var kind: SensorKind
     /// Whether a sensor of this kind is there; `false` also when the daemon serves none (a replay).
     public var present: Bool
-    /// The last value read; `nil` while none is present, or before its first reading.
-    public var value: ReadingValue?
+    /// The last value read (the light level filtered as on D-Bus); `nil` while none is present, or before its first
+    /// reading.
+    public var value: Reading?
 
-    public init(kind: SensorKind, present: Bool, value: ReadingValue? = nil) {
+    public init(kind: SensorKind, present: Bool, value: Reading? = nil) {
         self.kind = kind
         self.present = present
         self.value = value
@@ -28,7 +22,7 @@ public struct ReadingState: Sendable, Hashable {
     }
 
     public var unit: String? {
-        if case .light(_, let unit) = value { return unit }
+        if case .light(_, let unit) = value { return unit.rawValue }
         return nil
     }
 
@@ -58,7 +52,7 @@ extension ReadingState {
     }
 
     /// `level` and `unit` for light, `near` for proximity; nothing for a kind the socket does not carry readings of.
-    static func encode(_ value: ReadingValue?, of kind: SensorKind, into members: inout KeyedEncodingContainer<WireKey>) throws {
+    static func encode(_ value: Reading?, of kind: SensorKind, into members: inout KeyedEncodingContainer<WireKey>) throws {
         let state = ReadingState(kind: kind, present: true, value: value)
         switch kind {
         case .light:
@@ -71,11 +65,12 @@ extension ReadingState {
         }
     }
 
-    static func decodeValue(of kind: SensorKind, from members: KeyedDecodingContainer<WireKey>) throws -> ReadingValue? {
+    static func decodeValue(of kind: SensorKind, from members: KeyedDecodingContainer<WireKey>) throws -> Reading? {
         switch kind {
         case .light:
             guard let level = try members.decodeIfPresent(Double.self, forKey: .level) else { return nil }
-            return .light(level: level, unit: try members.decodeIfPresent(String.self, forKey: .unit) ?? "lux")
+            let unit = try members.decodeIfPresent(String.self, forKey: .unit).map(LightUnit.init) ?? .lux
+            return .light(level: level, unit: unit)
         case .proximity:
             return try members.decodeIfPresent(Bool.self, forKey: .near).map { .proximity(near: $0) }
         case .accelerometer, .compass:

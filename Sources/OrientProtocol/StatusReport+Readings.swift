@@ -19,11 +19,11 @@ extension StatusReport {
         /// A proximity sensor's near level (raw).
         public var nearLevel: Double?
         /// What it last read (light and proximity).
-        public var value: ReadingValue?
+        public var value: Reading?
 
         public init(
             kind: String, present: Bool?, open: Bool? = nil, id: String? = nil, name: String? = nil, foundBy: String? = nil,
-            interval: Double? = nil, nearLevel: Double? = nil, value: ReadingValue? = nil
+            interval: Double? = nil, nearLevel: Double? = nil, value: Reading? = nil
         ) {
             self.kind = kind
             self.present = present

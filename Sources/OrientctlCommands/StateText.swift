@@ -31,6 +31,7 @@ enum StateText {
         switch reading.value {
         case .light(let level, let unit)?: return "\(number(level)) \(unit)"
         case .proximity(let near)?: return near ? "near" : "far"
+        case .compass(let heading)?: return "\(number(heading))°"
         case nil: return "not read yet"
         }
     }

@@ -8,8 +8,8 @@ import Testing
 struct ReadingMessageTests {
     static let flat = OrientationState(
         device: .faceUp, interface: .landscapeLeft, rotation: 90, locked: false, mask: .all, sensor: .available, time: 81.2)
-    static let light = ReadingState(kind: .light, present: true, value: .light(level: 50, unit: "lux"))
-    static let dim = ReadingState(kind: .light, present: true, value: .light(level: 0.25, unit: "vendor"))
+    static let light = ReadingState(kind: .light, present: true, value: .light(level: 50, unit: .lux))
+    static let dim = ReadingState(kind: .light, present: true, value: .light(level: 0.25, unit: .vendor))
     static let near = ReadingState(kind: .proximity, present: true, value: .proximity(near: true))
     static let noLight = ReadingState(kind: .light, present: false)
     static let notReadYet = ReadingState(kind: .proximity, present: true)
@@ -18,7 +18,7 @@ struct ReadingMessageTests {
         version: "0.1.0", uptime: 2, subscribers: 1, sampling: "on-demand", sensorState: .available, sensor: nil,
         readingSensors: [
             .init(kind: "light", present: true, open: true, id: "iio:device1", name: "als",
-                  foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als", interval: 0.8, value: .light(level: 50, unit: "lux")),
+                  foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als", interval: 0.8, value: .light(level: 50, unit: .lux)),
             .init(kind: "proximity", present: true, open: false, id: "iio:device2", name: "prox",
                   foundBy: "channel in_proximity_raw", interval: 0.7, nearLevel: 100, value: .proximity(near: false)),
             .init(kind: "compass", present: false),

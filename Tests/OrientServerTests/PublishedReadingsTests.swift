@@ -40,7 +40,7 @@ struct PublishedReadingsTests {
         }
     }
 
-    static let fifty = ReadingState(kind: .light, present: true, value: .light(level: 50, unit: "lux"))
+    static let fifty = ReadingState(kind: .light, present: true, value: .light(level: 50, unit: .lux))
 
     @Test("Only a subscriber that asked for light gets light events; the other's lines are the orientation's alone, byte for byte")
     func perSubscriber() {
@@ -93,7 +93,7 @@ struct PublishedReadingsTests {
         h.light(20)
         #expect(sink.events.map { $0.reading(.light) } == [
             Self.fifty, ReadingState(kind: .light, present: false), ReadingState(kind: .light, present: true),
-            ReadingState(kind: .light, present: true, value: .light(level: 20, unit: "lux")),
+            ReadingState(kind: .light, present: true, value: .light(level: 20, unit: .lux)),
         ])
     }
 
@@ -159,7 +159,7 @@ struct PublishedReadingsTests {
         let report = try #require(try ServerMessage.decode(Array(h.publisher.status(id: nil).utf8.dropLast())).statusReport)
         #expect(report.readingSensors == [
             .init(kind: "light", present: true, open: true, id: "iio:device1", name: "als",
-                  foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als", interval: 0.8, value: .light(level: 50, unit: "lux")),
+                  foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als", interval: 0.8, value: .light(level: 50, unit: .lux)),
             .init(kind: "proximity", present: nil, open: false),
             .init(kind: "compass", present: true),
         ])

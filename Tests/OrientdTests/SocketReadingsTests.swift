@@ -96,11 +96,11 @@ struct SocketReadingsTests {
         #expect(setup.read(subscriber!) { $0 == Self.fifty }.last == Self.fifty)
         let open = try setup.light()
         #expect(open?.open == true && open?.id == "iio:device1" && open?.name == "als" && open?.interval == 0.8)
-        #expect(open?.foundBy == "IIO_SENSOR_PROXY_TYPE iio-poll-als" && open?.value == .light(level: 50, unit: "lux"))
+        #expect(open?.foundBy == "IIO_SENSOR_PROXY_TYPE iio-poll-als" && open?.value == .light(level: 50, unit: .lux))
         subscriber = nil
         #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims, no socket clients") }, "\(setup.daemon.log)")
         #expect(try setup.light()?.open == false)
-        #expect(try setup.light()?.value == .light(level: 50, unit: "lux"), "the last reading is kept")
+        #expect(try setup.light()?.value == .light(level: 50, unit: .lux), "the last reading is kept")
     }
 
     @Test("orientctl get --light opens the closed sensor and prints a fresh level, not 0; the sensor closes again")

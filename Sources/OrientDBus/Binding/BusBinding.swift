@@ -11,6 +11,26 @@ struct BusBinding: Sendable {
     /// In the order introspection lists them.
     let properties: [BusProperty]
 
+    /// A one-value kind's binding: `presence` (`HasAmbientLight`), whether its sensor is plugged in, then one
+    /// property for each of its reading's ``Reading/busValues``, named by `values`. Before the first reading they show
+    /// `before`'s; after, the last reading's, kept when the sensor goes. A change of any of them announces
+    /// `announcement` when given (all of them, in its order), else the one that changed.
+    static func reading(
+        _ kind: SensorKind, object: BusObject, member: String, presence: String, values names: [String],
+        announcement: [String]? = nil, before: Reading
+    ) -> BusBinding {
+        let initial = before.busValues
+        precondition(initial.count == names.count, "\(kind): one name for each of its reading's bus values")
+        let values = names.enumerated().map { index, name in
+            BusProperty(
+                name: name, signature: initial[index].signature,
+                value: { ($0.readings[kind] ?? before).busValues[index] },
+                announcement: announcement ?? [name])
+        }
+        return BusBinding(
+            object: object, member: member, properties: [.boolean(presence) { $0.present.contains(kind) }] + values)
+    }
+
     var claimMethod: String { "Claim" + member }
     var releaseMethod: String { "Release" + member }
 }
@@ -113,4 +133,13 @@ enum BusValue: Sendable, Equatable {
     case boolean(Bool)
     case double(Double)
     case string(String)
+
+    /// Its D-Bus type.
+    var signature: String {
+        switch self {
+        case .boolean: "b"
+        case .double: "d"
+        case .string: "s"
+        }
+    }
 }

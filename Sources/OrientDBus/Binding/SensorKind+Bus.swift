@@ -14,30 +14,30 @@ extension SensorKind {
                     .string("AccelerometerTilt") { $0.accelerometerTilt },
                 ])
         case .light:
-            BusBinding(
-                object: .sensorProxy, member: "Light",
-                properties: [
-                    .boolean("HasAmbientLight") { $0.hasAmbientLight },
-                    .string("LightLevelUnit", announcedAs: Self.lightAnnouncement) { $0.lightLevelUnit.rawValue },
-                    .double("LightLevel", announcedAs: Self.lightAnnouncement) { $0.lightLevel },
-                ])
+            // iio-sensor-proxy announces the unit with every level.
+            .reading(
+                .light, object: .sensorProxy, member: "Light", presence: "HasAmbientLight",
+                values: ["LightLevelUnit", "LightLevel"], announcement: ["LightLevel", "LightLevelUnit"],
+                before: .light(level: 0, unit: .lux))
         case .proximity:
-            BusBinding(
-                object: .sensorProxy, member: "Proximity",
-                properties: [
-                    .boolean("HasProximity") { $0.hasProximity },
-                    .boolean("ProximityNear") { $0.proximityNear },
-                ])
+            .reading(
+                .proximity, object: .sensorProxy, member: "Proximity", presence: "HasProximity", values: ["ProximityNear"],
+                before: .proximity(near: false))
         case .compass:
-            BusBinding(
-                object: .compass, member: "Compass",
-                properties: [
-                    .boolean("HasCompass") { $0.hasCompass },
-                    .double("CompassHeading") { $0.compassHeading },
-                ])
+            .reading(
+                .compass, object: .compass, member: "Compass", presence: "HasCompass", values: ["CompassHeading"],
+                before: .compass(heading: 0))
         }
     }
+}
 
-    /// iio-sensor-proxy announces the unit with every level.
-    private static let lightAnnouncement = ["LightLevel", "LightLevelUnit"]
+extension Reading {
+    /// The reading as its kind's properties carry it, in the order of the binding's `values`.
+    var busValues: [BusValue] {
+        switch self {
+        case .light(let level, let unit): [.string(unit.rawValue), .double(level)]
+        case .proximity(let near): [.boolean(near)]
+        case .compass(let heading): [.double(heading)]
+        }
+    }
 }

@@ -114,12 +114,6 @@ struct PublishedReadings {
 }
 
 extension Reading {
-    /// The value as the socket carries it; `nil` for the compass, which it does not.
-    var value: ReadingValue? {
-        switch self {
-        case .light(let level, let unit): .light(level: level, unit: unit.rawValue)
-        case .proximity(let near): .proximity(near: near)
-        case .compass: nil
-        }
-    }
+    /// The reading as the socket carries it; `nil` for the compass, which it does not.
+    var value: Reading? { kind.socket == .reading ? self : nil }
 }

@@ -55,7 +55,7 @@ extension DoctorReport {
     /// was none; a light sensor that read one value throughout, or 0, is warned about.
     mutating func analyseReadings(_ events: [ReadingEvent], kind: SensorKind, seconds: Double) {
         var description: ReadingSensorDescription?
-        var values: [OrientSampleSource.Reading] = []
+        var values: [OrientCore.Reading] = []
         for event in events {
             switch event {
             case .opened(let opened):
@@ -81,7 +81,7 @@ extension DoctorReport {
         }
     }
 
-    private mutating func summarise(_ description: ReadingSensorDescription, _ values: [OrientSampleSource.Reading], seconds: Double) {
+    private mutating func summarise(_ description: ReadingSensorDescription, _ values: [OrientCore.Reading], seconds: Double) {
         var sensor = ReadingSensor(
             kind: description.kind.rawValue, id: description.id, name: description.name, foundBy: description.foundBy,
             interval: description.interval, readings: values.count)
@@ -90,7 +90,7 @@ extension DoctorReport {
         switch description.kind {
         case .light:
             var unit = LightUnit.lux
-            let levels = values.compactMap { (reading: OrientSampleSource.Reading) -> Double? in
+            let levels = values.compactMap { (reading: OrientCore.Reading) -> Double? in
                 guard case .light(let level, let readUnit) = reading else { return nil }
                 unit = readUnit
                 return level
@@ -102,14 +102,14 @@ extension DoctorReport {
                 warnings.append(warning)
             }
         case .proximity:
-            let nears = values.compactMap { (reading: OrientSampleSource.Reading) -> Bool? in
+            let nears = values.compactMap { (reading: OrientCore.Reading) -> Bool? in
                 guard case .proximity(let near) = reading else { return nil }
                 return near
             }
             sensor.proximity = ProximityReadings(
                 nearLevel: description.nearLevel, near: nears.last, nearReadings: nears.filter { $0 }.count)
         case .compass:
-            let headings = values.compactMap { (reading: OrientSampleSource.Reading) -> Double? in
+            let headings = values.compactMap { (reading: OrientCore.Reading) -> Double? in
                 guard case .compass(let heading) = reading else { return nil }
                 return heading
             }

@@ -1,31 +1,5 @@
 import OrientCore
 
-/// One value read from a sensor that gives one value at a time: light, proximity, compass.
-public enum Reading: Sendable, Equatable {
-    /// An ambient light level, in the sensor's own unit.
-    case light(level: Double, unit: LightUnit)
-    /// Whether something is near the proximity sensor (a head during a call).
-    case proximity(near: Bool)
-    /// The compass heading: degrees clockwise from magnetic north, tilt-compensated.
-    case compass(heading: Double)
-
-    public var kind: SensorKind {
-        switch self {
-        case .light: .light
-        case .proximity: .proximity
-        case .compass: .compass
-        }
-    }
-}
-
-/// What a light level is measured in, named as iio-sensor-proxy's `LightLevelUnit` names it.
-public enum LightUnit: String, Sendable, Equatable {
-    /// Illuminance, from IIO light sensors.
-    case lux
-    /// A scale of the driver's own (Apple's applesmc: a percentage).
-    case vendor
-}
-
 /// What a one-value sensor says about itself when it opens: for the logs and, later, `status` and `doctor`.
 public struct ReadingSensorDescription: Sendable, Equatable {
     public var kind: SensorKind
