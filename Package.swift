@@ -223,6 +223,7 @@ let package = Package(
         // CLinuxInput for the kernel's event type, to build and read the events the switches decode and encode.
         .testTarget(name: "OrientInputTests", dependencies: ["OrientInput", "CLinuxInput"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
+        .testTarget(name: "OrientctlCommandsTests", dependencies: ["OrientctlCommands", "OrientProtocol", "OrientCore"]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",

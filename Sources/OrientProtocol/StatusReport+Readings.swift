@@ -16,14 +16,14 @@ extension StatusReport {
         public var name: String?
         public var foundBy: String?
         public var interval: Double?
-        /// A proximity sensor's near level (raw).
-        public var nearLevel: Double?
+        /// What the sensor last opened said of itself (a proximity sensor's near level), by its kind's details.
+        public var details: [SensorDetail: Double]
         /// What it last read (light and proximity).
         public var value: Reading?
 
         public init(
             kind: String, present: Bool?, open: Bool? = nil, id: String? = nil, name: String? = nil, foundBy: String? = nil,
-            interval: Double? = nil, nearLevel: Double? = nil, value: Reading? = nil
+            interval: Double? = nil, details: [SensorDetail: Double] = [:], value: Reading? = nil
         ) {
             self.kind = kind
             self.present = present
@@ -32,7 +32,7 @@ extension StatusReport {
             self.name = name
             self.foundBy = foundBy
             self.interval = interval
-            self.nearLevel = nearLevel
+            self.details = details
             self.value = value
         }
     }
@@ -51,7 +51,7 @@ extension StatusReport {
             try detail.encode(sensor.name, forKey: .name)
             try detail.encode(sensor.foundBy, forKey: .foundBy)
             try detail.encode(sensor.interval, forKey: .interval)
-            if kind == .proximity { try detail.encode(sensor.nearLevel, forKey: .nearLevel) }
+            for name in kind.details { try detail.encode(sensor.details[name], forKey: WireKey(name)) }
             try ReadingState.encode(sensor.value, of: kind, into: &detail)
         }
     }
@@ -70,7 +70,9 @@ extension StatusReport {
             sensor.name = try detail.decodeIfPresent(String.self, forKey: .name)
             sensor.foundBy = try detail.decodeIfPresent(String.self, forKey: .foundBy)
             sensor.interval = try detail.decodeIfPresent(Double.self, forKey: .interval)
-            sensor.nearLevel = try detail.decodeIfPresent(Double.self, forKey: .nearLevel)
+            for name in kind.details {
+                sensor.details[name] = try detail.decodeIfPresent(Double.self, forKey: WireKey(name))
+            }
             sensor.value = try ReadingState.decodeValue(of: kind, from: detail)
             return sensor
         }

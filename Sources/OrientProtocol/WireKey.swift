@@ -1,3 +1,5 @@
+import OrientCore
+
 /// Every member name of the protocol, as spelled on the wire (PROTOCOL.md): requests, replies, events and status.
 enum WireKey: String, CodingKey {
     case op, id, ok, event, error, code, message
@@ -15,4 +17,11 @@ enum WireKey: String, CodingKey {
     case foundBy = "found-by"
     case nearLevel = "near-level"
     case incidents
+
+    /// A sensor's detail, under its own name.
+    init(_ detail: SensorDetail) {
+        switch detail {
+        case .nearLevel: self = .nearLevel
+        }
+    }
 }

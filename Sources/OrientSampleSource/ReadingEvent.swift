@@ -11,19 +11,20 @@ public struct ReadingSensorDescription: Sendable, Equatable {
     public var interval: Double
     /// Why this device was taken for the kind: `IIO_SENSOR_PROXY_TYPE iio-poll-als`, `channel in_illuminance_input`.
     public var foundBy: String
-    /// A proximity sensor's near level (its raw reading above which it reads near); nil for other kinds.
-    public var nearLevel: Double?
+    /// What it says about itself that its kind's readings depend on (``SensorKind/details``): a proximity sensor's
+    /// near level.
+    public var details: [SensorDetail: Double]
     /// Its readings go out as read, past any filter: a fake sensor's made-up values, which a developer checking
     /// a client wants to see as iio-sensor-proxy sends them, and applesmc's, read too seldom to hunt.
     public var publishedAsRead = false
 
-    public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String, nearLevel: Double? = nil) {
+    public init(kind: SensorKind, id: String, name: String, interval: Double, foundBy: String, details: [SensorDetail: Double] = [:]) {
         self.kind = kind
         self.id = id
         self.name = name
         self.interval = interval
         self.foundBy = foundBy
-        self.nearLevel = nearLevel
+        self.details = details
     }
 
     /// `acpi-als (iio:device1)`, or the id alone when the driver has no name.

@@ -17,7 +17,9 @@ extension Orientctl {
             if let id = sensor.id { line += ": \(sensor.name.map { $0 == id ? id : "\($0) (\(id))" } ?? id)" }
             if let foundBy = sensor.foundBy { line += ", found by \(foundBy)" }
             if let interval = sensor.interval { line += ", every \(StateText.number(interval)) s" }
-            if let nearLevel = sensor.nearLevel { line += ", near level \(StateText.number(nearLevel))" }
+            for detail in SensorDetail.allCases {
+                if let value = sensor.details[detail] { line += ", \(detail.label) \(StateText.number(value))" }
+            }
             if let kind = SensorKind(rawValue: sensor.kind), kind.socket == .reading, let value = sensor.value {
                 line += ", last read " + StateText.describe(ReadingState(kind: kind, present: true, value: value))
             }

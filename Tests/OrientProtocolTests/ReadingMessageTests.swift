@@ -20,7 +20,7 @@ struct ReadingMessageTests {
             .init(kind: "light", present: true, open: true, id: "iio:device1", name: "als",
                   foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als", interval: 0.8, value: .light(level: 50, unit: .lux)),
             .init(kind: "proximity", present: true, open: false, id: "iio:device2", name: "prox",
-                  foundBy: "channel in_proximity_raw", interval: 0.7, nearLevel: 100, value: .proximity(near: false)),
+                  foundBy: "channel in_proximity_raw", interval: 0.7, details: [.nearLevel: 100], value: .proximity(near: false)),
             .init(kind: "compass", present: false),
         ])
 

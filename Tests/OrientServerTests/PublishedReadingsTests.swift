@@ -177,7 +177,7 @@ struct PublishedReadingsTests {
         h.publisher.readingNews(.started, of: .proximity)
         let proximity = ReadingSensorDescription(
             kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7,
-            foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-proximity", nearLevel: 200)
+            foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-proximity", details: [.nearLevel: 200])
         h.publisher.readingNews(.event(.opened(proximity)), of: .proximity)
         h.publisher.readingNews(.event(.reading(.proximity(near: true))), of: .proximity)
         #expect(h.publisher.status(id: nil).contains(#""proximity":{"present":true,"open":true,"id":"iio:device2","name":"prox","found-by":"IIO_SENSOR_PROXY_TYPE iio-poll-proximity","interval":0.7,"near-level":200,"near":true}"#))

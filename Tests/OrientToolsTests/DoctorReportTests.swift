@@ -95,7 +95,7 @@ struct DoctorReadingSensorsTests {
     @Test("A proximity sensor: its near level and near or far, from the last reading")
     func proximity() throws {
         let description = ReadingSensorDescription(
-            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", nearLevel: 100)
+            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", details: [.nearLevel: 100])
         var report = DoctorReport()
         report.analyseReadings(
             [.opened(description), .reading(.proximity(near: false)), .reading(.proximity(near: true))], kind: .proximity, seconds: 2)
@@ -110,7 +110,7 @@ struct DoctorReadingSensorsTests {
         var report = DoctorReport()
         report.analyseReadings(light([50, 42]), kind: .light, seconds: 2)
         let proximity = ReadingSensorDescription(
-            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", nearLevel: 100)
+            kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7, foundBy: "channel in_proximity_raw", details: [.nearLevel: 100])
         report.analyseReadings([.opened(proximity), .reading(.proximity(near: true))], kind: .proximity, seconds: 2)
         let json = String(decoding: try ToolJSON.encoder().encode(report.readingSensors), as: UTF8.self)
         #expect(json == """

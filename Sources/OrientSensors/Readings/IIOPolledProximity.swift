@@ -69,7 +69,7 @@ final class IIOPolledProximity: PolledReadingDriver {
     }
 
     func describe(_ description: inout ReadingSensorDescription) {
-        description.nearLevel = nearLevel
+        description.details[.nearLevel] = nearLevel
     }
 
     /// Why a proximity sensor has no near level: what was looked at, and what was found there.

@@ -108,7 +108,7 @@ struct PublishedReadings {
             return StatusReport.ReadingSensor(
                 kind: kind.rawValue, present: sensor.present, open: sensor.open, id: description?.id,
                 name: description?.name, foundBy: description?.foundBy, interval: description?.interval,
-                nearLevel: description?.nearLevel, value: sensor.last?.value)
+                details: description?.details ?? [:], value: sensor.last?.value)
         }
     }
 }

@@ -107,7 +107,7 @@ extension DoctorReport {
                 return near
             }
             sensor.proximity = ProximityReadings(
-                nearLevel: description.nearLevel, near: nears.last, nearReadings: nears.filter { $0 }.count)
+                nearLevel: description.details[.nearLevel], near: nears.last, nearReadings: nears.filter { $0 }.count)
         case .compass:
             let headings = values.compactMap { (reading: OrientCore.Reading) -> Double? in
                 guard case .compass(let heading) = reading else { return nil }
