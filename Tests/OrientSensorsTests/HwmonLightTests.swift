@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OrientCore
 import OrientSampleSource
 @testable import OrientSensors
 import Testing
@@ -112,5 +113,12 @@ struct ReadingSourcesTests {
         let kinds = ReadingSources.all(directory: try FolderDeviceDirectory(), logger: Logger(label: "test")).map(\.kind)
         #expect(kinds.count == Set(kinds).count, "\(kinds)")
         #expect(kinds.contains(.light) && kinds.contains(.proximity))
+    }
+
+    @Test("Each kind's drivers read that kind")
+    func driversOfTheirKind() {
+        for kind in SensorKind.allCases {
+            for driver in ReadingSources.drivers(for: kind) { #expect(driver.kind == kind, "\(driver)") }
+        }
     }
 }

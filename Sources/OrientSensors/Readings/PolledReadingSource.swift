@@ -94,8 +94,7 @@ private final class RefusedDevices: Sendable {
     }
 }
 
-/// Every one-value sensor the daemon can serve, one source per kind. A new kind is its driver and a line here; a new
-/// driver of a kind served already joins that kind's list, in iio-sensor-proxy's order of preference.
+/// Every one-value sensor the daemon can serve, one source per kind: the kinds that have drivers.
 public enum ReadingSources {
     /// - Parameter udev: the process's one hub, which every source finds its devices through.
     public static func all(udev: UdevHub, logger: Logger) -> [any ReadingSource] {
@@ -103,14 +102,22 @@ public enum ReadingSources {
     }
 
     static func all(directory: any DeviceDirectory, logger: Logger) -> [any ReadingSource] {
-        [
-            // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
-            // attributes powers the hub's sensor up at each read.
-            PolledReadingSource(
-                [IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self], directory: directory,
-                logger: logger),
-            PolledReadingSource([IIOPolledProximity.self, InputProximitySwitch.self], directory: directory, logger: logger),
-            PolledReadingSource([IIOBufferedCompass.self, FakeCompass.self], directory: directory, logger: logger),
-        ]
+        SensorKind.allCases.compactMap { kind in
+            let drivers = drivers(for: kind)
+            return drivers.isEmpty ? nil : PolledReadingSource(drivers, directory: directory, logger: logger)
+        }
+    }
+
+    /// Each kind's drivers, in iio-sensor-proxy's order of preference: a new kind's drivers go here (the compiler
+    /// asks), a new driver of a kind served already joins its list. The accelerometer has a source of its own.
+    static func drivers(for kind: SensorKind) -> [any PolledReadingDriver.Type] {
+        switch kind {
+        case .accelerometer: []
+        // A HID light sensor whose driver also gives `in_illuminance_raw` is read through its buffer: reading its
+        // attributes powers the hub's sensor up at each read.
+        case .light: [IIOBufferedLight.self, IIOPolledLight.self, HwmonLight.self, FakeLight.self]
+        case .proximity: [IIOPolledProximity.self, InputProximitySwitch.self]
+        case .compass: [IIOBufferedCompass.self, FakeCompass.self]
+        }
     }
 }
