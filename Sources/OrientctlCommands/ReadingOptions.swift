@@ -11,10 +11,15 @@ struct ReadingOptions: ParsableArguments {
     @Flag(help: "Also show whether something is near the proximity sensor (read while this client asks).")
     var proximity = false
 
-    var asked: Set<SensorKind> {
-        var kinds: Set<SensorKind> = []
-        if light { kinds.insert(.light) }
-        if proximity { kinds.insert(.proximity) }
-        return kinds
+    var asked: Set<SensorKind> { Set(SensorKind.readings.filter(isAsked)) }
+
+    /// Each kind the socket offers has its flag above: a new kind is named here by the compiler, and needs one.
+    private func isAsked(_ kind: SensorKind) -> Bool {
+        switch kind {
+        case .light: light
+        case .proximity: proximity
+        // Not offered as a reading on the socket (SensorKind.socket).
+        case .accelerometer, .compass: false
+        }
     }
 }
