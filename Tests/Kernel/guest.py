@@ -45,9 +45,12 @@ def wait_for(condition, timeout=PATIENCE, interval=0.1, what="the condition"):
 def settle():
     """udev has run its rules (orientd's gives its group the capture files) once its queue is empty. `udevadm settle`
     itself failed once in five full runs under emulation ("Failed to wait for daemon to reply: Broken pipe", udevd
-    alive and the queue emptying), so a failure is tried again, twice, before it fails the test."""
+    alive and the queue emptying), so a failure is tried again, twice, before it fails the test. It is given three
+    times the usual patience (udevadm's own default is 120 s): with the host's CPUs busy, a hub's removal and
+    return once kept udevd busy past 20 s."""
     for attempt in range(3):
-        result = subprocess.run(["udevadm", "settle"], capture_output=True, text=True, timeout=PATIENCE)
+        result = subprocess.run(["udevadm", "settle", f"--timeout={int(PATIENCE * 3)}"], capture_output=True, text=True,
+                                timeout=PATIENCE * 3 + 5)
         if result.returncode == 0:
             return
         time.sleep(0.5)
