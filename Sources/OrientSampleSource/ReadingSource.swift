@@ -7,9 +7,11 @@ public protocol ReadingSource: Sendable {
     /// Starts reading. `deliver` gets every event in order, on the source's own thread. With no sensor present
     /// the source says `.noSensor` and waits, without waking, for one to appear.
     func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle
-    /// Starts reading as ``start(_:)`` does, and lets `deliver` ask for the next read sooner than the interval
-    /// (the light filter confirming a new level). A source that cannot read sooner keeps its interval.
-    func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle
+    /// Starts reading as ``start(_:)`` does, at the interval `settings` says while it runs, and lets `deliver` ask
+    /// for the next read sooner than the interval (the light filter confirming a new level). A source that cannot
+    /// read sooner, or at another interval, keeps its own.
+    func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+        -> CaptureHandle
     /// Whether such a sensor is plugged in, now and whenever that changes, without opening it.
     func presence() -> AsyncStream<Bool>
 }
@@ -26,7 +28,9 @@ public enum NextRead: Sendable, Equatable {
 }
 
 extension ReadingSource {
-    public func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
+    public func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+        -> CaptureHandle
+    {
         start { _ = deliver($0) }
     }
 }

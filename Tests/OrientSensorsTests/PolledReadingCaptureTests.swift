@@ -35,6 +35,34 @@ struct PolledReadingCaptureTests {
         return (device, handle)
     }
 
+    @Test("An interval in the source's settings replaces the driver's from the open on, and one set while it reads applies from the next read")
+    func intervalFromSettings() async throws {
+        try directory.add("iio:device3", name: "als", attributes: Self.light)
+        let settings = LiveSettings(SourceSettings(interval: 30))
+        let source = PolledReadingSource([IIOPolledLight.self], directory: directory, logger: log.logger)
+        let events = self.events
+        let asked = Mutex(false)
+        // At the first reading, a reload sets 20 ms and the consumer asks for the next read now (as the light filter
+        // asks): that read is the last one on the old 30 s schedule.
+        let handle = source.start(settings) { event in
+            events.append(event)
+            guard case .reading = event, !asked.withLock({ asked in defer { asked = true }; return asked }) else {
+                return .onSchedule
+            }
+            settings.set(SourceSettings(interval: 0.02))
+            return .within(seconds: 0)
+        }
+        let opened = try #require(await events.first { if case .opened = $0 { true } else { false } })
+        guard case .opened(let description) = opened else { return }
+        #expect(description.interval == 30)
+        #expect(log.contains("light sensor als (iio:device3): found by channel in_illuminance_raw; read every 30.0 s"))
+        let twenty = ReadingEvent.reading(.light(level: 20, unit: .lux))
+        #expect(await events.first(after: twenty) { $0 == twenty } != nil, "the reading asked for at once")
+        try directory.set("in_illuminance_raw", of: "iio:device3", to: "90")
+        #expect(await events.first { $0 == .reading(.light(level: 45, unit: .lux)) } != nil, "read on the new interval")
+        await handle.stop()
+    }
+
     @Test("Opens the device a driver offers, says how it was found and how often it is read, and reads it that often")
     func opensAndReads() async throws {
         try directory.add("iio:device3", name: "als", attributes: Self.light)

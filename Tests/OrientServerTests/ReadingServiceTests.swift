@@ -33,12 +33,19 @@ struct ReadingServiceTests {
     final class ManualLight: ReadingSource {
         let kind = SensorKind.light
         private let deliver = Mutex<(@Sendable (ReadingEvent) -> NextRead)?>(nil)
+        /// What the running capture was handed to read its interval from.
+        let settings = Mutex<LiveSettings<SourceSettings>?>(nil)
+        let starts = Mutex(0)
 
         func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
-            start(paced: { deliver($0); return .onSchedule })
+            start(LiveSettings(SourceSettings())) { deliver($0); return .onSchedule }
         }
 
-        func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
+        func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+            -> CaptureHandle
+        {
+            self.settings.withLock { $0 = settings }
+            starts.withLock { $0 += 1 }
             self.deliver.withLock { $0 = deliver }
             let handle = CaptureHandle { self.deliver.withLock { $0 = nil } }
             handle.markFinished()
@@ -182,6 +189,26 @@ struct ReadingServiceTests {
         _ = await service.configure(RunSettings(configuration, panel: .portraitUntilTold))
         #expect(feed.read(23, at: 9) == .onSchedule)
         #expect(feed.levels == [300, 140, 4.2, 22, 23], "a sensor opened again publishes its first reading")
+        running.cancel()
+        await running.value
+    }
+
+    @Test("New settings for the light sensor's source reach its running capture: not opened again, its filter kept")
+    func sourceSettingsWhileReading() async throws {
+        let feed = LightFeed()
+        let demand = SensorDemand()
+        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
+        let running = Task { await service.run() }
+        demand.setClaims(1, of: .light)
+        #expect(await waitFor { feed.source.isOpen })
+        #expect(feed.source.settings.withLock { $0 }?.current == SourceSettings(), "the drivers' own interval")
+        #expect(feed.read(300, at: 0) == .onSchedule)
+        guard case .within = feed.read(150, at: 1.6) else { Issue.record("a departure: no early read asked"); return }
+        _ = await service.apply(ServedLight.Settings(threshold: DaemonConfiguration().lightThreshold, source: SourceSettings(interval: 2)))
+        #expect(await waitFor { feed.source.settings.withLock { $0 }?.current.interval == 2 })
+        #expect(feed.source.starts.withLock { $0 } == 1, "not opened again")
+        #expect(feed.read(151, at: 1.6 + LightFilter.shadowHold) == .onSchedule)
+        #expect(feed.levels == [300, 150], "the departure held before the change was confirmed: the filter kept its readings")
         running.cancel()
         await running.value
     }

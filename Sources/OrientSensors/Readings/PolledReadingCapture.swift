@@ -13,6 +13,8 @@ import OrientPosix
 final class PolledReadingCapture {
     private let drivers: PolledReadingDrivers
     private let directory: any DeviceDirectory
+    /// The interval asked for, if any, read at each schedule.
+    private let settings: LiveSettings<SourceSettings>
     private let deliver: @Sendable (ReadingEvent) -> NextRead
     private let stop: StopFlag
     private let logger: Logger
@@ -27,11 +29,12 @@ final class PolledReadingCapture {
     private var freshNext = false
 
     init(
-        drivers: PolledReadingDrivers, directory: any DeviceDirectory,
+        drivers: PolledReadingDrivers, directory: any DeviceDirectory, settings: LiveSettings<SourceSettings>,
         deliver: @escaping @Sendable (ReadingEvent) -> NextRead, stop: StopFlag, logger: Logger
     ) {
         self.drivers = drivers
         self.directory = directory
+        self.settings = settings
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
@@ -56,9 +59,10 @@ final class PolledReadingCapture {
                 let now = monotonicSeconds()
                 if now >= nextRead {
                     let wanted = read(open)
-                    nextRead += open.driver.interval
+                    let interval = interval(of: open.driver)
+                    nextRead += interval
                     // After a stall, carry on from now rather than reading in a burst.
-                    if nextRead < now { nextRead = now + open.driver.interval }
+                    if nextRead < now { nextRead = now + interval }
                     switch wanted {
                     case .onSchedule: break
                     case .within(let seconds), .fresh(let seconds): nextRead = min(nextRead, now + max(0, seconds))
@@ -69,6 +73,11 @@ final class PolledReadingCapture {
             }
             if wait(udevEvents.descriptor, seconds: timeout) { handleEvents(udevEvents.take()) }
         }
+    }
+
+    /// Seconds between two reads of `driver`'s sensor: the settings' when they say, else the driver's own.
+    private func interval(of driver: any PolledReadingDriver) -> Double {
+        settings.current.interval ?? driver.interval
     }
 
     private func open() {
@@ -86,10 +95,11 @@ final class PolledReadingCapture {
                 lastProblem = nil
                 lastNoSensor = nil
                 var description = ReadingSensorDescription(
-                    kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: opened.interval, foundBy: foundBy)
+                    kind: driver.kind, id: device.id, name: device.name ?? device.id, interval: interval(of: opened),
+                    foundBy: foundBy)
                 opened.describe(&description)
                 for failure in failures { logger.notice("\(name) \(device.id): \(failure); read otherwise") }
-                logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(opened.interval) s")
+                logger.info("\(name) \(description.displayName): found by \(foundBy); read every \(description.interval) s")
                 _ = deliver(.opened(description))
                 return
             } catch {

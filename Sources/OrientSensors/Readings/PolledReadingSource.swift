@@ -26,10 +26,12 @@ public struct PolledReadingSource: ReadingSource {
     var subsystems: [String] { drivers.subsystems }
 
     public func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
-        start(paced: { deliver($0); return .onSchedule })
+        start(LiveSettings(SourceSettings())) { deliver($0); return .onSchedule }
     }
 
-    public func start(paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
+    public func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+        -> CaptureHandle
+    {
         let stop: StopFlag
         do {
             stop = try StopFlag()
@@ -42,8 +44,9 @@ public struct PolledReadingSource: ReadingSource {
         let handle = CaptureHandle { stop.set() }
         let (drivers, directory, logger) = (self.drivers, self.directory, self.logger)
         startThread(name: "orientd-\(kind.rawValue)") {
-            PolledReadingCapture(drivers: drivers, directory: directory, deliver: deliver, stop: stop, logger: logger)
-                .run()
+            PolledReadingCapture(
+                drivers: drivers, directory: directory, settings: settings, deliver: deliver, stop: stop, logger: logger
+            ).run()
             handle.markFinished()
         }
         return handle

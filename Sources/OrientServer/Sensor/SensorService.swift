@@ -103,8 +103,8 @@ public final class SensorService<Served: ServedSensor>: Service, ConfiguredPart 
                 level = next
             case .reconfigured:
                 guard let next = settings.withLock({ $0 }), next != running else { continue }
-                running = next
-                if Served.restartsForNewSettings, let open = capture {
+                defer { running = next }
+                if Served.restarts(from: running, to: next), let open = capture {
                     await release(open)
                     capture = nil
                 }

@@ -5,9 +5,24 @@ import Synchronization
 
 /// The ambient light sensor: its levels pass through a ``LightFilter`` first, so that the sink sees a new level
 /// only on a real change; the filter may ask the source to read again sooner, to confirm one. It takes the
-/// filter's threshold (`light-threshold`) while it reads, without closing the sensor.
+/// filter's threshold (`light-threshold`) and its source's settings while it reads, without closing the sensor or
+/// resetting the filter.
 public final class ServedLight: ServedReadingKind {
+    /// The light sensor's slice of the settings.
+    public struct Settings: Sendable, Equatable {
+        /// The filter's threshold (`light-threshold`).
+        public var threshold: Double
+        /// How its source reads (no setting sets it yet: the drivers' own intervals).
+        public var source = SourceSettings()
+
+        public init(threshold: Double, source: SourceSettings = SourceSettings()) {
+            self.threshold = threshold
+            self.source = source
+        }
+    }
+
     public let source: any ReadingSource
+    public let sourceSettings = LiveSettings(SourceSettings())
     public let sink: @Sendable (ReadingNews) -> Void
     private let filter = Mutex(LightFilter(threshold: DaemonConfiguration().lightThreshold))
     /// The open sensor's levels go out as read (a fake sensor's), not through the filter.
@@ -33,16 +48,19 @@ public final class ServedLight: ServedReadingKind {
     private static let origin = ContinuousClock.now
 
     public static let reads = SettingsRead(whileRunning: [\.lightThreshold])
-    public static func slice(of settings: RunSettings) -> Double { settings.configuration.lightThreshold }
-    public static var defaultSettings: Double { DaemonConfiguration().lightThreshold }
-    public static var restartsForNewSettings: Bool { false }
+    public static func slice(of settings: RunSettings) -> Settings { Settings(threshold: settings.configuration.lightThreshold) }
+    public static var defaultSettings: Settings { Settings(threshold: DaemonConfiguration().lightThreshold) }
+    /// Every setting is taken while it reads.
+    public static func restarts(from old: Settings, to new: Settings) -> Bool { false }
 
-    public func apply(_ threshold: Double) {
-        filter.withLock { $0.threshold = threshold }
+    public func apply(_ settings: Settings) {
+        filter.withLock { $0.threshold = settings.threshold }
+        sourceSettings.set(settings.source)
     }
 
-    public func start(_ settings: Double, ended: @escaping @Sendable () -> Void) -> CaptureHandle {
-        start { self.pass($0) }
+    public func start(_ settings: Settings, ended: @escaping @Sendable () -> Void) -> CaptureHandle {
+        sourceSettings.set(settings.source)
+        return start { self.pass($0) }
     }
 
     /// What `status` and doctor count when a sensor opened again first reads 0 where it read light before.

@@ -19,6 +19,8 @@ public enum ReadingNews: Sendable, Equatable {
 /// wants it: its source then has no thread at all.
 public protocol ServedReadingKind: ServedSensor {
     var source: any ReadingSource { get }
+    /// What its source reads while it runs: set by ``apply(_:)`` from the kind's settings.
+    var sourceSettings: LiveSettings<SourceSettings> { get }
     var sink: @Sendable (ReadingNews) -> Void { get }
 }
 
@@ -38,7 +40,7 @@ extension ServedReadingKind {
     /// Says `started` before the source starts, so that its events come after.
     func start(passing pass: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
         sink(.started)
-        return source.start(paced: pass)
+        return source.start(sourceSettings, paced: pass)
     }
 
     public func stopped() async { sink(.stopped) }
@@ -56,6 +58,7 @@ public struct ServedReading: ServedReadingKind {
     public struct Settings: Sendable, Equatable {}
 
     public let source: any ReadingSource
+    public let sourceSettings = LiveSettings(SourceSettings())
     public let sink: @Sendable (ReadingNews) -> Void
 
     public init(source: any ReadingSource, sink: @escaping @Sendable (ReadingNews) -> Void) {

@@ -18,9 +18,9 @@ public protocol ServedSensor: Sendable {
     static func slice(of settings: RunSettings) -> Settings
     /// The slice before the first ``apply(_:)``: the defaults'.
     static var defaultSettings: Settings { get }
-    /// Whether a capture running with other settings is started again to take new ones; if not, ``apply(_:)`` puts
-    /// them in force while it runs.
-    static var restartsForNewSettings: Bool { get }
+    /// Whether a capture running with `old` settings is started again to take `new` ones (they differ); if not,
+    /// ``apply(_:)`` puts them in force while it runs.
+    static func restarts(from old: Settings, to new: Settings) -> Bool
 
     var kind: SensorKind { get }
     /// How the log names it: "the light sensor".
@@ -50,7 +50,7 @@ public protocol ServedSensor: Sendable {
 }
 
 extension ServedSensor {
-    public static var restartsForNewSettings: Bool { true }
+    public static func restarts(from old: Settings, to new: Settings) -> Bool { true }
     public var logName: String { "the \(kind.displayName)" }
     public func apply(_ settings: Settings) {}
     public func sourceEnded() -> Bool { false }
