@@ -108,6 +108,11 @@ enum Daemon {
             ServedReading(source: readingSource(.compass), sink: readingSink(.compass)), demand: demand, logger: logger)
         let readingServices: [(kind: SensorKind, service: any Service)] =
             [(.light, light), (.proximity, proximity), (.compass, compass)]
+        // The services are typed parts, so the compiler cannot see a kind with drivers and no service: checked at
+        // every start instead, in every build (every test that starts the daemon runs it).
+        precondition(
+            readingServices.map(\.kind) == allReadings.map(\.kind),
+            "each one-value kind with drivers has a service: \(allReadings.map(\.kind)) against \(readingServices.map(\.kind))")
         let policy = try await loop.submit { NIOLoopBound(ConnectionPolicy(), eventLoop: loop) }.get()
         let sensor = SensorService(
             ServedAccelerometer(
