@@ -33,8 +33,10 @@ final class HIDChannelReader {
     private let rawPath: String
     private let tolerance: Tolerance
     private let logger: Logger
+    /// Seconds on a monotonic clock: the silence's.
+    private let now: () -> Double
     /// Nil once polled.
-    private var buffer: IIOBufferedChannel?
+    private var buffer: (any ChannelBuffer)?
     private var polled: (offset: Double, scale: Double)?
     /// The value that holds: the last scan's or raw read's; nil before the first.
     private var held: Double?
@@ -45,18 +47,29 @@ final class HIDChannelReader {
     private var incidents: [String] = []
 
     /// Opens the channel as ``IIOBufferedChannel`` does (see there for the arguments).
-    init(
+    convenience init(
         device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, tolerance: Tolerance,
         logger: Logger
     ) throws(AttributeFault) {
         let buffer = try IIOBufferedChannel(
             device: device, channel: channel, sharedPrefix: sharedPrefix, trigger: trigger, logger: logger)
-        id = device.id
-        rawPath = device.attributePath("in_\(channel)_raw")
+        self.init(
+            buffer: buffer, id: device.id, rawPath: device.attributePath("in_\(channel)_raw"), tolerance: tolerance,
+            now: monotonicSeconds, logger: logger)
+    }
+
+    /// Reads `buffer`, and the raw attribute at `rawPath` when it is silent, on the clock `now`.
+    init(
+        buffer: any ChannelBuffer, id: String, rawPath: String, tolerance: Tolerance, now: @escaping () -> Double,
+        logger: Logger
+    ) {
+        self.id = id
+        self.rawPath = rawPath
         self.tolerance = tolerance
+        self.now = now
         self.logger = logger
         self.buffer = buffer
-        lastNews = monotonicSeconds()
+        lastNews = now()
     }
 
     /// What it ran into since the last call, as it logged it.
@@ -85,10 +98,10 @@ final class HIDChannelReader {
         if let polled { return try rawValue(polled.offset, polled.scale) }
         guard let buffer else { return nil }
         if let scanned = try scan(from: buffer) { return scanned }
-        let silent = monotonicSeconds() - lastNews
+        let silent = now() - lastNews
         guard silence.isDue(after: silent) else { return held }
         let current = try rawValue(buffer.offset, buffer.scale)
-        lastNews = monotonicSeconds()
+        lastNews = now()
         guard let held else {
             // No scan since the buffer opened: the sensor was on already, and sends nothing until it changes.
             self.held = current
@@ -106,11 +119,11 @@ final class HIDChannelReader {
     }
 
     /// A scan that came since the last call, held; the silence is checked early again when it changed.
-    private func scan(from buffer: IIOBufferedChannel) throws(AttributeFault) -> Double? {
+    private func scan(from buffer: any ChannelBuffer) throws(AttributeFault) -> Double? {
         guard try buffer.drain(), let value = buffer.value else { return nil }
         if !(held.map { tolerance.same($0, value) } ?? false) { silence.delivered() }
         held = value
-        lastNews = monotonicSeconds()
+        lastNews = now()
         return value
     }
 
