@@ -1,6 +1,6 @@
 import OrientCore
 
-/// Anything that reads one kind of one-value sensor (light, and later proximity and compass): found through udev,
+/// Anything that reads one kind of one-value sensor (light, proximity, compass): found through udev,
 /// read only between ``start(_:)`` and the handle's `stop()`, followed through hot-plug meanwhile.
 public protocol ReadingSource: Sendable {
     var kind: SensorKind { get }
