@@ -178,7 +178,6 @@ class Fixture:
                 self.process.wait()
         self.process.stdout.close()
 
-
     def _keep_final_state(self):
         """A hub's last word on each sensor (what the driver set, what was sent and asked), kept for the log of a
         test that fails: a reading that never came is the hub's doing or the daemon's, and only this tells which."""
