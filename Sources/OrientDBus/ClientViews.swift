@@ -33,12 +33,12 @@ struct ClientViews {
     /// as given now (the caller tells them). Properties it was never given are left out.
     mutating func catchUp(_ names: [String], for client: String, current: (String) -> BusValue?) -> [String] {
         guard let seen = given[client] else { return [] }
-        let stale = names.filter { name in
-            guard let old = seen[name], let now = current(name) else { return false }
-            return old != now
+        let stale = names.compactMap { name -> (name: String, now: BusValue)? in
+            guard let old = seen[name], let now = current(name), old != now else { return nil }
+            return (name, now)
         }
-        for name in stale { if let now = current(name) { note(now, of: name, to: client) } }
-        return stale
+        for (name, now) in stale { note(now, of: name, to: client) }
+        return stale.map(\.name)
     }
 
     /// How many clients are remembered.
