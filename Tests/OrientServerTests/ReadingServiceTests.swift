@@ -93,6 +93,19 @@ struct ReadingServiceTests {
         }
     }
 
+    /// The light service on a ``LightFeed`` of its own, running, claimed by one D-Bus client and its source open.
+    private func claimedLight(
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (feed: LightFeed, service: SensorService<ServedLight>, running: Task<Void, Never>) {
+        let feed = LightFeed()
+        let demand = SensorDemand()
+        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
+        let running = Task { await service.run() }
+        demand.setClaims(1, of: .light)
+        #expect(await waitFor { feed.source.isOpen }, "the claimed source opened", sourceLocation: sourceLocation)
+        return (feed, service, running)
+    }
+
     private func waitFor(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {
             if condition() { return true }
@@ -153,12 +166,7 @@ struct ReadingServiceTests {
 
     @Test("Light levels pass the filter: noise and a shadow are held back, a lasting change is confirmed by a read a hold later (shorter for lights off), and a reload's light-threshold applies")
     func filtered() async throws {
-        let feed = LightFeed()
-        let demand = SensorDemand()
-        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
-        let running = Task { await service.run() }
-        demand.setClaims(1, of: .light)
-        #expect(await waitFor { feed.source.isOpen })
+        let (feed, service, running) = await claimedLight()
         #expect(feed.read(300, at: 0) == .onSchedule)
         #expect(feed.read(310, at: 0.8) == .onSchedule, "noise")
         let hold = LightFilter.shadowHold
@@ -195,12 +203,7 @@ struct ReadingServiceTests {
 
     @Test("New settings for the light sensor's source reach its running capture: not opened again, its filter kept")
     func sourceSettingsWhileReading() async throws {
-        let feed = LightFeed()
-        let demand = SensorDemand()
-        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
-        let running = Task { await service.run() }
-        demand.setClaims(1, of: .light)
-        #expect(await waitFor { feed.source.isOpen })
+        let (feed, service, running) = await claimedLight()
         #expect(feed.source.settings.withLock { $0 }?.current == SourceSettings(), "the drivers' own interval")
         #expect(feed.read(300, at: 0) == .onSchedule)
         guard case .within = feed.read(150, at: 1.6) else { Issue.record("a departure: no early read asked"); return }
@@ -215,12 +218,7 @@ struct ReadingServiceTests {
 
     @Test("A sensor opened again that first reads 0 after light: the 0 is held back, read again soon from the sensor itself, and status counts the doubt")
     func doubtedZero() async throws {
-        let feed = LightFeed()
-        let demand = SensorDemand()
-        let service = SensorService(feed.served(), demand: demand, logger: Logger(label: "test"))
-        let running = Task { await service.run() }
-        demand.setClaims(1, of: .light)
-        #expect(await waitFor { feed.source.isOpen })
+        let (feed, _, running) = await claimedLight()
         _ = feed.read(300, at: 0)
         feed.reopen()
         guard case .fresh(let soon) = feed.read(0, at: 10) else { Issue.record("no read from the sensor itself asked"); return }
