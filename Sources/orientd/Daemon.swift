@@ -96,8 +96,8 @@ enum Daemon {
             guard let source = sources[kind] else { preconditionFailure("ReadingSources.all has no \(kind) source") }
             return source
         }
-        func readingSink(_ kind: SensorKind) -> @Sendable (ReadingNews) -> Void {
-            { news in loop.execute { publisher.value.readingNews(news, of: kind) } }
+        func readingSink(_ kind: SensorKind) -> @Sendable (SensorNews) -> Void {
+            { news in loop.execute { publisher.value.take(news, of: kind) } }
         }
         // The light sensor's levels pass its filter; the others' readings go out as they come.
         let light = SensorService(

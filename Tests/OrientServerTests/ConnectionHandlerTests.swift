@@ -39,7 +39,7 @@ struct ConnectionHandlerTests {
 
         let reply = try client.request("{\"op\":\"subscribe\",\"id\":1,\"mask\":\"portrait\"}")
         #expect(reply.map(\.id) == [.number(1)] && reply.first?.mask == "portrait")
-        server.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        server.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         server.publisher.deviceChanged(.landscapeLeft, time: 1)
         server.publisher.deviceChanged(.portrait, time: 2)
         let events = try client.received()

@@ -41,7 +41,7 @@ struct ControlQueueTests {
         let queue = ControlQueue(publisher: p, save: { state in saved.states.withLock { $0.append(state) } }, runBlocking: thread.runner)
         let subscriber = RecordingSink()
         _ = p.subscribe(subscriber, settings: SubscriptionSettings(), id: nil)
-        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         p.deviceChanged(.portrait, time: 1)
 
         let controller = RecordingSink()

@@ -19,9 +19,9 @@ struct OneShotGetTests {
 
         /// The sensor was read before, committed `device`, and was closed when its last subscriber left.
         func readEarlier(_ device: DeviceOrientation) {
-            publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+            publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
             publisher.deviceChanged(device, time: 1)
-            publisher.sensorReleased()
+            publisher.take(.stopped, of: .accelerometer)
         }
     }
 
@@ -33,7 +33,7 @@ struct OneShotGetTests {
         #expect(h.get(sink, id: 1) == nil, "no answer until the sensor has spoken")
         #expect(h.wanted == [true])
         #expect(h.clock.delays == [1])
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         #expect(sink.lines.isEmpty, "opened is not yet committed")
         h.publisher.deviceChanged(.landscapeLeft, time: 5)
         #expect(sink.messages.map(\.device) == ["landscape-left"])
@@ -50,7 +50,7 @@ struct OneShotGetTests {
         h.readEarlier(.portraitUpsideDown)
         let sink = RecordingSink()
         #expect(h.get(sink, id: 1) == nil)
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.clock.advance(by: 0.999)
         #expect(sink.lines.isEmpty, "not before the time limit")
         h.clock.advance(by: 0.001)
@@ -64,14 +64,14 @@ struct OneShotGetTests {
         let h = Harness()
         let subscriber = RecordingSink()
         _ = h.publisher.subscribe(subscriber, settings: SubscriptionSettings(), id: nil)
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.publisher.deviceChanged(.landscapeRight, time: 2)
         let now = h.get(RecordingSink(), id: 1)
         #expect(now?.device == "landscape-right")
         #expect(now?.fresh == true)
         #expect(h.wanted.isEmpty)
         h.publisher.unsubscribe(subscriber)
-        h.publisher.sensorReleased()
+        h.publisher.take(.stopped, of: .accelerometer)
         #expect(h.get(RecordingSink(), id: 2) == nil)
     }
 
@@ -83,11 +83,11 @@ struct OneShotGetTests {
         #expect(h.get(a, id: 1) == nil)
         #expect(h.get(b, id: 2) == nil)
         #expect(h.wanted == [true], "one request to open the sensor per batch")
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.publisher.deviceChanged(.landscapeLeft, time: 3)
         #expect(a.messages.map(\.id) == [.number(1)])
         #expect(b.messages.map(\.id) == [.number(2)])
-        h.publisher.sensorReleased()
+        h.publisher.take(.stopped, of: .accelerometer)
         h.clock.advance(by: 0.5)
         #expect(h.get(c, id: 3) == nil)
         h.clock.advance(by: 0.5)
@@ -102,7 +102,7 @@ struct OneShotGetTests {
         let h = Harness()
         let sink = RecordingSink()
         #expect(h.get(sink, id: 1) == nil)
-        h.publisher.sensorLost(.none)
+        h.publisher.take(.noSensor(reason: "none found"), of: .accelerometer)
         #expect(sink.messages.map(\.sensor) == ["none"])
         #expect(sink.messages.first?.fresh == false)
         #expect(h.wanted == [true, false])
@@ -115,7 +115,7 @@ struct OneShotGetTests {
         #expect(h.get(sink, id: 1) == nil)
         h.publisher.disconnected(sink)
         #expect(h.wanted == [true, false])
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.publisher.deviceChanged(.portrait, time: 1)
         #expect(sink.lines.isEmpty)
     }
@@ -124,7 +124,7 @@ struct OneShotGetTests {
     func replayEnded() {
         let h = Harness()
         h.readEarlier(.landscapeLeft)
-        h.publisher.sourceEnded()
+        h.publisher.take(.ended, of: .accelerometer)
         let reply = h.get(RecordingSink(), id: 1)
         #expect(reply?.device == "landscape-left")
         #expect(reply?.fresh == false)
@@ -135,7 +135,7 @@ struct OneShotGetTests {
         let h = Harness()
         let subscriber = RecordingSink()
         _ = h.publisher.subscribe(subscriber, settings: SubscriptionSettings(), id: nil)
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.publisher.deviceChanged(.faceUp, time: 1)
         let flat = h.get(RecordingSink(), SubscriptionSettings(mask: .landscape, preferred: .landscapeLeft), id: 1)
         #expect(flat?.interface == "landscape-left", "lying flat: the preferred one")
@@ -153,7 +153,7 @@ struct OneShotGetTests {
           arguments: DeviceOrientation.allCases)
     func sameAsSubscribe(device: DeviceOrientation) {
         let h = Harness()
-        h.publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        h.publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         h.publisher.deviceChanged(.landscapeRight, time: 1)
         h.publisher.deviceChanged(device, time: 2)
         let masks: [InterfaceOrientationMask] = [.all, .allButUpsideDown, .landscape, .portrait, .landscapeLeft]
@@ -189,15 +189,15 @@ struct BecameFreshTests {
         let publisher = Publisher(
             settings: .init(), persistent: PersistentState(), version: "test",
             dependencies: .init(clock: ManualClock(), becameFresh: { counter.count += 1 }))
-        publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         #expect(counter.count == 0, "opened is not yet read")
         publisher.deviceChanged(.portrait, time: 1)
         #expect(counter.count == 1)
         publisher.deviceChanged(.landscapeLeft, time: 2)
         publisher.deviceChanged(.portrait, time: 3)
         #expect(counter.count == 1, "later changes are not start-up")
-        publisher.sensorReleased()
-        publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        publisher.take(.stopped, of: .accelerometer)
+        publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         publisher.deviceChanged(.portrait, time: 4)
         #expect(counter.count == 2)
     }

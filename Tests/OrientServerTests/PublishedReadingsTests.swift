@@ -23,19 +23,19 @@ struct PublishedReadingsTests {
         static let als = ReadingSensorDescription(
             kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-als")
 
-        func light(_ level: Double) { publisher.readingNews(.event(.reading(.light(level: level, unit: .lux))), of: .light) }
+        func light(_ level: Double) { publisher.take(.read(.light(level: level, unit: .lux)), of: .light) }
 
         /// The light sensor plugged in, opened as ``als`` and read once at `level` lux.
         func lightOpen(reading level: Double) {
-            publisher.readingNews(.present(true), of: .light)
-            publisher.readingNews(.started, of: .light)
-            publisher.readingNews(.event(.opened(Self.als)), of: .light)
+            publisher.take(.present(true), of: .light)
+            publisher.take(.started, of: .light)
+            publisher.take(.opened(Self.als), of: .light)
             light(level)
         }
 
         /// The accelerometer open and committed: `get` waits for nothing of it.
         func orientationFresh() {
-            publisher.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+            publisher.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
             publisher.deviceChanged(.portrait, time: 1)
         }
     }
@@ -54,7 +54,7 @@ struct PublishedReadingsTests {
         #expect(h.readers.last == [.light: 1], "the demand is told: one socket client wants light")
         h.lightOpen(reading: 50)
         h.orientationFresh()
-        h.publisher.readingNews(.event(.reading(.proximity(near: true))), of: .proximity)
+        h.publisher.take(.read(.proximity(near: true)), of: .proximity)
         // The accelerometer's opening and its first commit are two orientation events.
         #expect(asks.events.map(\.event) == ["light", "light", "orientation", "orientation"], "present (not read yet), then 50 lux: \(asks.lines)")
         #expect(asks.events[1] == .reading(Self.fifty))
@@ -65,9 +65,9 @@ struct PublishedReadingsTests {
     @Test("A new subscriber that asks gets the last level at once after its reply; one that asks again with none stops getting them")
     func lastLevelAtOnce() {
         let h = Harness()
-        h.publisher.readingNews(.present(true), of: .light)
+        h.publisher.take(.present(true), of: .light)
         h.light(50)
-        h.publisher.readingNews(.stopped, of: .light)
+        h.publisher.take(.stopped, of: .light)
         let late = RecordingSink()
         let lines = h.publisher.subscribe(late, settings: SubscriptionSettings(), readings: [.light, .proximity], id: .number(2))
             .split(separator: "\n").map { try! ServerMessage.decode(Array($0.utf8)) }
@@ -87,9 +87,9 @@ struct PublishedReadingsTests {
         let sink = RecordingSink()
         _ = h.publisher.subscribe(sink, settings: SubscriptionSettings(), readings: [.light], id: nil)
         h.light(50)
-        h.publisher.readingNews(.event(.lost(reason: "unplugged")), of: .light)
-        h.publisher.readingNews(.present(false), of: .light)
-        h.publisher.readingNews(.present(true), of: .light)
+        h.publisher.take(.lost(reason: "unplugged"), of: .light)
+        h.publisher.take(.present(false), of: .light)
+        h.publisher.take(.present(true), of: .light)
         h.light(20)
         #expect(sink.events.map { $0.reading(.light) } == [
             Self.fifty, ReadingState(kind: .light, present: false), ReadingState(kind: .light, present: true),
@@ -101,14 +101,14 @@ struct PublishedReadingsTests {
     func getWaitsForReading() throws {
         let h = Harness()
         h.orientationFresh()
-        h.publisher.readingNews(.present(true), of: .light)
+        h.publisher.take(.present(true), of: .light)
         h.light(12)
-        h.publisher.readingNews(.stopped, of: .light)
+        h.publisher.take(.stopped, of: .light)
         let sink = RecordingSink()
         #expect(h.publisher.get(nil, readings: [.light], from: sink, id: .number(1)) == nil, "the level from before is not fresh")
         #expect(h.readers.last == [.light: 1], "the waiting get opens the light sensor")
-        h.publisher.readingNews(.started, of: .light)
-        h.publisher.readingNews(.event(.opened(Harness.als)), of: .light)
+        h.publisher.take(.started, of: .light)
+        h.publisher.take(.opened(Harness.als), of: .light)
         #expect(sink.lines.isEmpty, "opened is not read")
         h.light(50)
         let reply = try #require(sink.messages.first)
@@ -123,15 +123,15 @@ struct PublishedReadingsTests {
         h.orientationFresh()
         let absent = RecordingSink()
         #expect(h.publisher.get(nil, readings: [.light], from: absent, id: .number(1)) == nil)
-        h.publisher.readingNews(.started, of: .light)
-        h.publisher.readingNews(.event(.noSensor(reason: "none")), of: .light)
+        h.publisher.take(.started, of: .light)
+        h.publisher.take(.noSensor(reason: "none"), of: .light)
         #expect(absent.messages.first?.reading(.light) == ReadingState(kind: .light, present: false))
         #expect(absent.messages.first?.fresh == true)
-        h.publisher.readingNews(.stopped, of: .light)
+        h.publisher.take(.stopped, of: .light)
 
         let slow = RecordingSink()
         #expect(h.publisher.get(nil, readings: [.proximity], from: slow, id: .number(2)) == nil)
-        h.publisher.readingNews(.started, of: .proximity)
+        h.publisher.take(.started, of: .proximity)
         h.clock.advance(by: 1)
         let reply = try #require(slow.messages.first)
         #expect(reply.fresh == false && reply.reading(.proximity) == ReadingState(kind: .proximity, present: false))
@@ -140,7 +140,7 @@ struct PublishedReadingsTests {
     @Test("Readings the daemon does not serve (a replay) are not present, and a get does not wait for them")
     func notServed() throws {
         let p = Publisher(settings: .init(), persistent: PersistentState(), version: "t", dependencies: .init(clock: ManualClock()))
-        p.sensorOpened(.init(id: "t", name: "t", mode: .replay))
+        p.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
         p.deviceChanged(.portrait, time: 1)
         let line = try #require(p.get(nil, readings: [.light], from: RecordingSink(), id: .number(1)))
         #expect(try ServerMessage.decode(Array(line.utf8.dropLast())).reading(.light) == ReadingState(kind: .light, present: false))
@@ -154,8 +154,8 @@ struct PublishedReadingsTests {
     func status() throws {
         let h = Harness()
         h.lightOpen(reading: 50)
-        h.publisher.readingNews(.present(true), of: .compass)
-        h.publisher.readingNews(.event(.reading(.compass(heading: 123))), of: .compass)
+        h.publisher.take(.present(true), of: .compass)
+        h.publisher.take(.read(.compass(heading: 123)), of: .compass)
         let report = try #require(try ServerMessage.decode(Array(h.publisher.status(id: nil).utf8.dropLast())).statusReport)
         #expect(report.readingSensors == [
             .init(kind: "light", present: true, open: true, id: "iio:device1", name: "als",
@@ -170,16 +170,16 @@ struct PublishedReadingsTests {
     func statusLine() throws {
         let h = Harness()
         h.lightOpen(reading: 50)
-        h.publisher.readingNews(.present(true), of: .proximity)
-        h.publisher.readingNews(.present(false), of: .compass)
+        h.publisher.take(.present(true), of: .proximity)
+        h.publisher.take(.present(false), of: .compass)
         // The example in PROTOCOL.md, "status".
         #expect(h.publisher.status(id: nil).contains(#""readings":{"light":{"present":true,"open":true,"id":"iio:device1","name":"als","found-by":"IIO_SENSOR_PROXY_TYPE iio-poll-als","interval":0.8,"level":50,"unit":"lux"},"proximity":{"present":true,"open":false,"id":null,"name":null,"found-by":null,"interval":null,"near-level":null,"near":null},"compass":{"present":false}}"#))
-        h.publisher.readingNews(.started, of: .proximity)
+        h.publisher.take(.started, of: .proximity)
         let proximity = ReadingSensorDescription(
             kind: .proximity, id: "iio:device2", name: "prox", interval: 0.7,
             foundBy: "IIO_SENSOR_PROXY_TYPE iio-poll-proximity", details: [.nearLevel: 200])
-        h.publisher.readingNews(.event(.opened(proximity)), of: .proximity)
-        h.publisher.readingNews(.event(.reading(.proximity(near: true))), of: .proximity)
+        h.publisher.take(.opened(proximity), of: .proximity)
+        h.publisher.take(.read(.proximity(near: true)), of: .proximity)
         #expect(h.publisher.status(id: nil).contains(#""proximity":{"present":true,"open":true,"id":"iio:device2","name":"prox","found-by":"IIO_SENSOR_PROXY_TYPE iio-poll-proximity","interval":0.7,"near-level":200,"near":true}"#))
     }
 
@@ -188,7 +188,7 @@ struct PublishedReadingsTests {
         let h = Harness()
         let sink = RecordingSink()
         _ = h.publisher.subscribe(sink, settings: SubscriptionSettings(), readings: [.light], id: nil)
-        h.publisher.readingNews(.present(true), of: .light)
+        h.publisher.take(.present(true), of: .light)
         sink.isWritable = false
         for level in [10.0, 20, 30] { h.light(level) }
         sink.isWritable = true

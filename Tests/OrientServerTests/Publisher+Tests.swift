@@ -4,6 +4,6 @@ import OrientServer
 extension Publisher {
     /// A sample that committed `device` and changed nothing else: what most tests need to move the state.
     func deviceChanged(_ device: DeviceOrientation, time: Double) {
-        accelerometerChanged(AccelerometerUpdate(device: device, time: time))
+        take(.accelerometerRead(AccelerometerUpdate(device: device, time: time)), of: .accelerometer)
     }
 }

@@ -64,7 +64,7 @@ struct ReadingServiceTests {
     final class LightFeed: Sendable {
         let source = ManualLight()
         private let clock = Mutex(0.0)
-        private let news = Mutex<[ReadingNews]>([])
+        private let news = Mutex<[SensorNews]>([])
 
         /// The light service on this feed's source, clock and sink.
         func served() -> ServedLight {
@@ -84,12 +84,12 @@ struct ReadingServiceTests {
 
         /// The levels the sink was handed, in order.
         var levels: [Double] {
-            news.withLock { $0.compactMap { if case .event(.reading(.light(let level, _))) = $0 { level } else { nil } } }
+            news.withLock { $0.compactMap { if case .read(.light(let level, _)) = $0 { level } else { nil } } }
         }
 
         /// The incidents the sink was handed, in order.
         var incidents: [String] {
-            news.withLock { $0.compactMap { if case .event(.incident(let what)) = $0 { what } else { nil } } }
+            news.withLock { $0.compactMap { if case .incident(let what) = $0 { what } else { nil } } }
         }
     }
 
@@ -134,17 +134,20 @@ struct ReadingServiceTests {
     func claimedOnly() async throws {
         let source = RecordingLight()
         let demand = SensorDemand()
-        let received = Mutex<[ReadingEvent]>([])
+        let received = Mutex<[SensorNews]>([])
         let service = SensorService(
             ServedLight(source: source) { news in
-                if case .event(let event) = news { received.withLock { $0.append(event) } }
+                switch news {
+                case .present, .started, .stopped: break
+                default: received.withLock { $0.append(news) }
+                }
             }, demand: demand, logger: Logger(label: "test"))
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { await service.run() }
                 demand.setClaims(1, of: .light)
                 #expect(await waitFor { source.open.withLock { $0 } == 1 })
-                #expect(received.withLock { $0 } == [.reading(.light(level: 12, unit: .lux))])
+                #expect(received.withLock { $0 } == [.read(.light(level: 12, unit: .lux))])
                 demand.setClaims(1, of: .accelerometer)
                 demand.setSubscribers(2)
                 demand.setClaims(0, of: .light)
@@ -235,7 +238,7 @@ struct ReadingServiceTests {
     func socketReaders() async throws {
         let source = RecordingLight()
         let demand = SensorDemand()
-        let news = Mutex<[ReadingNews]>([])
+        let news = Mutex<[SensorNews]>([])
         let service = SensorService(
             ServedLight(source: source) { item in news.withLock { $0.append(item) } }, demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
@@ -247,7 +250,7 @@ struct ReadingServiceTests {
         demand.setClaims(0, of: .light)
         #expect(await waitFor { source.open.withLock { $0 } == 0 }, "closed when neither a claim nor a socket client wants it")
         #expect(await waitFor { news.withLock { $0 }.count == 4 })
-        #expect(news.withLock { $0 } == [.present(true), .started, .event(.reading(.light(level: 12, unit: .lux))), .stopped])
+        #expect(news.withLock { $0 } == [.present(true), .started, .read(.light(level: 12, unit: .lux)), .stopped])
         #expect(source.starts.withLock { $0 } == 1, "the claim and the reader overlapped: opened once")
         running.cancel()
         await running.value

@@ -39,9 +39,9 @@ struct PublishedReadings {
 
     subscript(kind: SensorKind) -> Sensor? { sensors[kind] }
 
-    /// Takes what a kind's sensor service said (``ReadingNews``). Returns the state clients are told of its kind, or `nil` when the kind
-    /// is not one they can ask for (the compass).
-    mutating func take(_ news: ReadingNews, of kind: SensorKind) -> ReadingState? {
+    /// Takes what a kind's sensor service said. Returns the state clients are told of its kind, or `nil` when the
+    /// kind is not one they can ask for (the compass) or nothing they are told changed.
+    mutating func take(_ news: SensorNews, of kind: SensorKind) -> ReadingState? {
         guard var sensor = sensors[kind] else { return nil }
         switch news {
         case .present(let present):
@@ -56,22 +56,22 @@ struct PublishedReadings {
             sensor.open = false
             sensor.heardSinceOpened = false
             sensor.readSinceStarted = false
-        case .event(.opened(let description)):
+        case .opened(let description):
             sensor.present = true
             sensor.plugged = true
             sensor.description = description
-        case .event(.reading(let reading)):
+        case .read(let reading):
             sensor.present = true
             sensor.heardSinceOpened = true
             if !sensor.readSinceStarted { sensor.firstReadings += 1 }
             sensor.readSinceStarted = true
             sensor.last = reading
-        case .event(.lost), .event(.noSensor):
+        case .lost, .noSensor:
             sensor.present = false
             sensor.heardSinceOpened = true
             sensor.last = nil
-        case .event(.incident):
-            return nil  // the publisher's incident log keeps it
+        case .incident, .accelerometerOpened, .accelerometerRead, .baseLost, .ended:
+            return nil  // the publisher's incident log keeps an incident; the rest is the accelerometer's
         }
         sensors[kind] = sensor
         return kind.socket == .reading ? state(of: kind) : nil

@@ -280,9 +280,35 @@ public final class Publisher {
         return ServerMessage.status(id: id, report).line
     }
 
-    // MARK: The sensor
+    // MARK: The sensors
 
-    public func sensorOpened(_ description: SensorDescription) {
+    /// What the sensor service of `kind` said: the one way in for every kind's news. The accelerometer's moves the
+    /// orientation state; a one-value sensor's goes to the subscribers that asked for its kind. Either may answer a
+    /// `get` waiting for it, and the facade learns what changed.
+    public func take(_ news: SensorNews, of kind: SensorKind) {
+        switch news {
+        case .incident(let what): incidents.record(what, of: kind, uptime: uptime)
+        case .lost(let reason): incidents.record("lost: \(reason)", of: kind, uptime: uptime)
+        default: break
+        }
+        guard kind == .accelerometer else { return takeReading(news, of: kind) }
+        switch news {
+        case .present(let present):
+            // Whether one is plugged in, as udev says, whether or not it is open.
+            accelerometerPresent = present
+            tellSensors()
+        case .accelerometerOpened(let description): sensorOpened(description)
+        case .accelerometerRead(let update): accelerometerChanged(update)
+        case .stopped: sensorReleased()
+        case .ended: sourceEnded()
+        case .baseLost: baseLost()
+        case .lost: sensorLost(.unavailable)
+        case .noSensor: sensorLost(.none)
+        case .started, .incident, .opened, .read: break
+        }
+    }
+
+    private func sensorOpened(_ description: SensorDescription) {
         subscribers.apply(state.sensorOpened(description))
         // An accelerometer that opens is plugged in, whatever udev's word was last (as a one-value sensor's is): the
         // facade's HasAccelerometer must not stay false because the presence stream missed an add event.
@@ -291,14 +317,14 @@ public final class Publisher {
     }
 
     /// The sensor service closed the sensor (no clients left): the state is kept, but is no longer fresh.
-    public func sensorReleased() {
+    private func sensorReleased() {
         state.sensorReleased()
         // The facade learns that nothing has been read since a start: a claim now waits for the next first reading.
         tellSensors()
     }
 
     /// A replayed trace ran out: `get` answers at once from now on.
-    public func sourceEnded() {
+    private func sourceEnded() {
         state.sourceEnded()
         pendingGets.orientationSettled = true
         answerPendingGetsIfSettled()
@@ -306,7 +332,7 @@ public final class Publisher {
 
     /// What one sample changed, told at once: subscribers get one event for the device orientation and the posture
     /// together, and the D-Bus facade one snapshot for all of it, the tilt and the first reading included.
-    public func accelerometerChanged(_ update: AccelerometerUpdate) {
+    private func accelerometerChanged(_ update: AccelerometerUpdate) {
         if let tilt = update.tilt { state.tiltChanged(tilt) }
         if update.device != nil || update.posture != nil {
             let wasFresh = isFresh
@@ -319,15 +345,9 @@ public final class Publisher {
         tellSensors()
     }
 
-    /// Whether an accelerometer is plugged in, as udev says, whether or not it is open.
-    public func accelerometerPresent(_ present: Bool) {
-        accelerometerPresent = present
-        tellSensors()
-    }
-
     /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
     /// unknown, and the display alone turns the screen again, as on a tablet.
-    public func baseLost() {
+    private func baseLost() {
         let wasFresh = isFresh
         subscribers.apply(state.baseLost())
         broadcast()
@@ -342,7 +362,7 @@ public final class Publisher {
     }
 
     /// The sensor went away (or no sensor exists): the device orientation is unknown until one is back.
-    public func sensorLost(_ sensorState: SensorState) {
+    private func sensorLost(_ sensorState: SensorState) {
         subscribers.apply(state.sensorLost(sensorState))
         broadcast()
         // No sensor to wait for: say so now rather than at the time limit (once the readings asked for are in).
@@ -350,21 +370,9 @@ public final class Publisher {
         answerPendingGetsIfSettled()
     }
 
-    /// `kind`'s sensor ran into something and handled it (``SensorIncidentLog``), as the log said it.
-    public func sensorIncident(_ what: String, of kind: SensorKind) {
-        incidents.record(what, of: kind, uptime: uptime)
-    }
-
-    // MARK: The one-value sensors
-
-    /// What the sensor service of `kind` said: subscribers that asked for the kind get its new state, and a `get`
-    /// waiting for its reading may be answered.
-    public func readingNews(_ news: ReadingNews, of kind: SensorKind) {
-        switch news {
-        case .event(.incident(let what)): sensorIncident(what, of: kind)
-        case .event(.lost(let reason)): sensorIncident("lost: \(reason)", of: kind)
-        default: break
-        }
+    /// A one-value sensor's news: subscribers that asked for the kind get its new state, and a `get` waiting for its
+    /// reading may be answered.
+    private func takeReading(_ news: SensorNews, of kind: SensorKind) {
         if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
         tellSensors()
         answerPendingGetsIfSettled()

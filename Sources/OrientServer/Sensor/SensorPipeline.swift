@@ -43,7 +43,7 @@ final class SensorPipeline: @unchecked Sendable {
             // Published as in use: `status` shows the configuration's matrix when it names one.
             let inUse = description.overridingMountMatrix(engineConfiguration.mountMatrix)
             logOpened(inUse)
-            eventLoop.execute { publisher.value.sensorOpened(inUse) }
+            eventLoop.execute { publisher.value.take(.accelerometerOpened(inUse), of: .accelerometer) }
         case .sample(let sample):
             do {
                 guard let before = engine?.orientation.device, let update = try engine?.feed(sample) else { return }
@@ -54,7 +54,7 @@ final class SensorPipeline: @unchecked Sendable {
                     device: update.orientation.map(\.device).flatMap { $0 != before ? $0 : nil },
                     posture: update.posture, tilt: update.tilt, first: update.firstReading, time: sample.time)
                 guard !change.isEmpty else { return }
-                eventLoop.execute { publisher.value.accelerometerChanged(change) }
+                eventLoop.execute { publisher.value.take(.accelerometerRead(change), of: .accelerometer) }
             } catch where !refusalReported {
                 refusalReported = true
                 logger.warning("sample refused: \(error) (further refusals are logged at debug level)")
@@ -69,20 +69,17 @@ final class SensorPipeline: @unchecked Sendable {
         case .baseLost(let reason):
             logger.warning("base sensor unavailable: \(reason); posture unknown, the display alone turns the screen")
             _ = engine?.baseLost(time: lastTime ?? 0)
-            eventLoop.execute { publisher.value.baseLost() }
+            eventLoop.execute { publisher.value.take(.baseLost, of: .accelerometer) }
         case .lost(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
-            eventLoop.execute {
-                publisher.value.sensorIncident("lost: \(reason)", of: .accelerometer)
-                publisher.value.sensorLost(.unavailable)
-            }
+            eventLoop.execute { publisher.value.take(.lost(reason: reason), of: .accelerometer) }
         case .incident(let what):
-            eventLoop.execute { publisher.value.sensorIncident(what, of: .accelerometer) }
+            eventLoop.execute { publisher.value.take(.incident(what), of: .accelerometer) }
         case .noSensor(let reason):
             logger.notice("no sensor: \(reason)")
             engine = nil
-            eventLoop.execute { publisher.value.sensorLost(.none) }
+            eventLoop.execute { publisher.value.take(.noSensor(reason: reason), of: .accelerometer) }
         case .sourceEnded:
             sourceEnded()
         }

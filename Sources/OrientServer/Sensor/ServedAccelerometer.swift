@@ -82,25 +82,25 @@ public struct ServedAccelerometer: ServedSensor {
     /// answered as fresh without opening the sensor, and "closed" must not be logged before that is over.
     public func stopped() async {
         let publisher = self.publisher
-        try? await eventLoop.submit { publisher.value.sensorReleased() }.get()
+        try? await eventLoop.submit { publisher.value.take(.stopped, of: .accelerometer) }.get()
     }
 
     public func incident(_ what: String) {
         let publisher = self.publisher
-        eventLoop.execute { publisher.value.sensorIncident(what, of: .accelerometer) }
+        eventLoop.execute { publisher.value.take(.incident(what), of: .accelerometer) }
     }
 
     public func followPresence() async {
         guard followsPresence else { return }
         let publisher = self.publisher
         for await present in source.presence() {
-            eventLoop.execute { publisher.value.accelerometerPresent(present) }
+            eventLoop.execute { publisher.value.take(.present(present), of: .accelerometer) }
         }
     }
 
     public func sourceEnded() -> Bool {
         let publisher = self.publisher
-        eventLoop.execute { publisher.value.sourceEnded() }
+        eventLoop.execute { publisher.value.take(.ended, of: .accelerometer) }
         if exitAtEnd {
             logger.info("the replay ended: stopping (--exit-at-end)")
             return true

@@ -23,7 +23,7 @@ public final class ServedLight: ServedReadingKind {
 
     public let source: any ReadingSource
     public let sourceSettings = LiveSettings(SourceSettings())
-    public let sink: @Sendable (ReadingNews) -> Void
+    public let sink: @Sendable (SensorNews) -> Void
     private let filter = Mutex(LightFilter(threshold: DaemonConfiguration().lightThreshold))
     /// The open sensor's levels go out as read (a fake sensor's), not through the filter.
     private let unfiltered = Mutex(false)
@@ -32,7 +32,7 @@ public final class ServedLight: ServedReadingKind {
     /// - Parameter now: seconds on a monotonic clock, for the filter (a test gives its own).
     public init(
         source: any ReadingSource, now: @escaping @Sendable () -> Double = ServedLight.clockSeconds,
-        sink: @escaping @Sendable (ReadingNews) -> Void
+        sink: @escaping @Sendable (SensorNews) -> Void
     ) {
         self.source = source
         self.now = now
@@ -76,15 +76,15 @@ public final class ServedLight: ServedReadingKind {
         case .reading(.light(let level, let unit)) where !unfiltered.withLock({ $0 }):
             let time = now()
             let decision = filter.withLock { $0.take(level, at: time) }
-            if decision.doubtedZero { sink(.event(.incident(Self.doubtedZero))) }
-            if let published = decision.publish { sink(.event(.reading(.light(level: published, unit: unit)))) }
+            if decision.doubtedZero { sink(.incident(Self.doubtedZero)) }
+            if let published = decision.publish { sink(.read(.light(level: published, unit: unit))) }
             guard let again = decision.readAgainAt else { return .onSchedule }
             // A doubted 0 is read again from the sensor itself: a buffered one would give its last scan, the 0, again.
             return decision.doubtedZero ? .fresh(within: again - time) : .within(seconds: again - time)
         default:
             break
         }
-        sink(.event(event))
+        sink(SensorNews(event))
         return .onSchedule
     }
 }

@@ -2,18 +2,6 @@ import OrientConfiguration
 import OrientCore
 import OrientSampleSource
 
-/// What the services of the one-value sensors (light, proximity, compass) tell their sink, in the order it happens.
-/// The daemon passes it on to the D-Bus facade and the publisher.
-public enum ReadingNews: Sendable, Equatable {
-    /// Whether a sensor of the kind is plugged in, at start and at every change, read or not.
-    case present(Bool)
-    /// Someone wants the kind: the source is started, and its events follow.
-    case started
-    case event(ReadingEvent)
-    /// Nobody wants it any more: the source is stopped, and no event follows until the next `started`.
-    case stopped
-}
-
 /// A one-value sensor's part in its ``SensorService``: read while D-Bus clients claim its kind or socket clients
 /// want it, its presence (udev's word) always told to its sink, its events while it reads. Closed while nobody
 /// wants it: its source then has no thread at all.
@@ -21,7 +9,7 @@ public protocol ServedReadingKind: ServedSensor {
     var source: any ReadingSource { get }
     /// What its source reads while it runs: set by ``apply(_:)`` from the kind's settings.
     var sourceSettings: LiveSettings<SourceSettings> { get }
-    var sink: @Sendable (ReadingNews) -> Void { get }
+    var sink: @Sendable (SensorNews) -> Void { get }
 }
 
 extension ServedReadingKind {
@@ -45,7 +33,7 @@ extension ServedReadingKind {
 
     public func stopped() async { sink(.stopped) }
 
-    public func incident(_ what: String) { sink(.event(.incident(what))) }
+    public func incident(_ what: String) { sink(.incident(what)) }
 
     public func followPresence() async {
         for await present in source.presence() { sink(.present(present)) }
@@ -59,9 +47,9 @@ public struct ServedReading: ServedReadingKind {
 
     public let source: any ReadingSource
     public let sourceSettings = LiveSettings(SourceSettings())
-    public let sink: @Sendable (ReadingNews) -> Void
+    public let sink: @Sendable (SensorNews) -> Void
 
-    public init(source: any ReadingSource, sink: @escaping @Sendable (ReadingNews) -> Void) {
+    public init(source: any ReadingSource, sink: @escaping @Sendable (SensorNews) -> Void) {
         self.source = source
         self.sink = sink
     }
@@ -73,7 +61,7 @@ public struct ServedReading: ServedReadingKind {
     public func start(_ settings: Settings, ended: @escaping @Sendable () -> Void) -> CaptureHandle {
         let sink = self.sink
         return start { event in
-            sink(.event(event))
+            sink(SensorNews(event))
             return .onSchedule
         }
     }
