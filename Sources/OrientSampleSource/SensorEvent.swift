@@ -28,39 +28,3 @@ public enum SensorEvent: Sendable, Equatable {
     /// A replayed trace ran out (sources that end send this last).
     case sourceEnded
 }
-
-/// Anything that produces accelerometer samples: a live IIO sensor, a replayed trace, a test fake.
-///
-/// Capture runs between ``start(_:)`` and the handle's `stop()`, so a daemon can keep the sensor closed while
-/// nobody listens.
-public protocol SampleSource: Sendable {
-    /// Starts capture. `deliver` gets every event in order, on the capture's own thread: the daemon classifies
-    /// there, so a sample costs one wakeup, not a second one to hand it to another thread.
-    ///
-    /// `capture` is the source's slice of the settings, taken anew at each start (a reload that changes it
-    /// restarts the capture).
-    func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle
-    /// The same events as a stream, for the commands that collect them (`doctor`, `record`). Capture stops when
-    /// the stream is cancelled or dropped.
-    func events(_ capture: CaptureSettings) -> AsyncStream<SensorEvent>
-    /// Whether the sensor is plugged in, now and whenever that changes, without opening it.
-    func presence() -> AsyncStream<Bool>
-}
-
-extension SampleSource {
-    public func events(_ capture: CaptureSettings = CaptureSettings()) -> AsyncStream<SensorEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SensorEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        let handle = start(capture) { continuation.yield($0) }
-        continuation.onTermination = { _ in handle.cancel() }
-        Task {
-            await handle.finished()
-            continuation.finish()
-        }
-        return stream
-    }
-
-    /// Sources that are not hardware (a replayed trace) are always there.
-    public func presence() -> AsyncStream<Bool> {
-        AsyncStream { continuation in continuation.yield(true) }
-    }
-}

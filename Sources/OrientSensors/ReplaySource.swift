@@ -77,21 +77,23 @@ public struct ReplaySource: SampleSource {
     static let batchInterval = Duration.milliseconds(40)
 
     /// Pull-based: at `max` speed a sample is read only when the consumer asks for one.
-    public func events(_ capture: CaptureSettings = CaptureSettings()) -> AsyncStream<SensorEvent> {
+    public func events(_ capture: CaptureSettings) -> AsyncStream<SensorEvent> {
         let cursor = self.cursor
         cursor.resume()
         return AsyncStream(unfolding: { await cursor.next() })
     }
 
     /// Plays from a task that hands each event to `deliver` before reading the next one.
-    /// A trace keeps its own pace: `capture`'s rates are for live sensors.
-    public func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
+    /// A trace keeps its own pace: the settings' rates are for live sensors.
+    public func start(_ settings: LiveSettings<CaptureSettings>, _ deliver: @escaping @Sendable (SensorEvent) -> NextRead)
+        -> CaptureHandle
+    {
         let cursor = self.cursor
         cursor.resume()
         let task = Task {
             // An event read is delivered even when a stop came meanwhile: the next start goes on after it.
             while let event = await cursor.next() {
-                deliver(event)
+                _ = deliver(event)
                 if Task.isCancelled { break }
             }
         }

@@ -17,10 +17,12 @@ struct ReadingServiceTests {
         let starts = Mutex(0)
         let open = Mutex(0)
 
-        func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
+        func start(_ settings: LiveSettings<SourceSettings>, _ deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+            -> CaptureHandle
+        {
             starts.withLock { $0 += 1 }
             open.withLock { $0 += 1 }
-            deliver(.reading(.light(level: 12, unit: .lux)))
+            _ = deliver(.reading(.light(level: 12, unit: .lux)))
             let handle = CaptureHandle { self.open.withLock { $0 -= 1 } }
             handle.markFinished()
             return handle
@@ -37,11 +39,7 @@ struct ReadingServiceTests {
         let settings = Mutex<LiveSettings<SourceSettings>?>(nil)
         let starts = Mutex(0)
 
-        func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
-            start(LiveSettings(SourceSettings())) { deliver($0); return .onSchedule }
-        }
-
-        func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+        func start(_ settings: LiveSettings<SourceSettings>, _ deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
             -> CaptureHandle
         {
             self.settings.withLock { $0 = settings }

@@ -18,8 +18,10 @@ struct SensorServiceTests {
         let starts = Mutex<[CaptureSettings]>([])
         let open = Mutex(0)
 
-        func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
-            starts.withLock { $0.append(capture) }
+        func start(_ settings: LiveSettings<CaptureSettings>, _ deliver: @escaping @Sendable (SensorEvent) -> NextRead)
+            -> CaptureHandle
+        {
+            starts.withLock { $0.append(settings.current) }
             open.withLock { $0 += 1 }
             let handle = CaptureHandle { self.open.withLock { $0 -= 1 } }
             handle.markFinished()

@@ -21,23 +21,26 @@ public struct IIOSampleSource: SampleSource {
         self.logger = logger
     }
 
-    public func start(_ capture: CaptureSettings, _ deliver: @escaping @Sendable (SensorEvent) -> Void) -> CaptureHandle {
+    /// Reads at the rates `settings` give as it starts: a reload that changes them starts the capture again.
+    public func start(_ settings: LiveSettings<CaptureSettings>, _ deliver: @escaping @Sendable (SensorEvent) -> NextRead)
+        -> CaptureHandle
+    {
         let stop: StopFlag
         do {
             stop = try StopFlag()
         } catch {
-            deliver(.noSensor(reason: "cannot read the accelerometer: \(error)"))
+            _ = deliver(.noSensor(reason: "cannot read the accelerometer: \(error)"))
             let handle = CaptureHandle {}
             handle.markFinished()
             return handle
         }
         let handle = CaptureHandle { stop.set() }
-        let (configuration, udev, logger) = (self.configuration, self.udev, self.logger)
+        let (configuration, udev, logger, capture) = (self.configuration, self.udev, self.logger, settings.current)
         let learned = self.learned
         startThread(name: "orientd-capture") {
             LiveCapture(
-                configuration: configuration, capture: capture, udev: udev, deliver: deliver, stop: stop, logger: logger,
-                learned: learned
+                configuration: configuration, capture: capture, udev: udev, deliver: { _ = deliver($0) }, stop: stop,
+                logger: logger, learned: learned
             ).run()
             handle.markFinished()
         }

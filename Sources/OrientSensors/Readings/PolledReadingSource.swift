@@ -25,11 +25,7 @@ public struct PolledReadingSource: ReadingSource {
     /// The udev subsystems its drivers look in.
     var subsystems: [String] { drivers.subsystems }
 
-    public func start(_ deliver: @escaping @Sendable (ReadingEvent) -> Void) -> CaptureHandle {
-        start(LiveSettings(SourceSettings())) { deliver($0); return .onSchedule }
-    }
-
-    public func start(_ settings: LiveSettings<SourceSettings>, paced deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
+    public func start(_ settings: LiveSettings<SourceSettings>, _ deliver: @escaping @Sendable (ReadingEvent) -> NextRead)
         -> CaptureHandle
     {
         let stop: StopFlag

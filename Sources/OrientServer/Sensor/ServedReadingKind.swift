@@ -28,7 +28,7 @@ extension ServedReadingKind {
     /// Says `started` before the source starts, so that its events come after.
     func start(passing pass: @escaping @Sendable (ReadingEvent) -> NextRead) -> CaptureHandle {
         sink(.started)
-        return source.start(sourceSettings, paced: pass)
+        return source.start(sourceSettings, pass)
     }
 
     public func stopped() async { sink(.stopped) }
