@@ -10,8 +10,8 @@ public struct SensorSnapshot: Sendable, Equatable {
         public var present: Bool?
         /// The last value read (light after its filter); `nil` before the first, and once the sensor went away.
         public var last: Reading?
-        /// Whether the sensor has given a reading since it was last started (for the accelerometer: since it was
-        /// opened, its first sample); false while nobody wants it.
+        /// Whether the sensor has given a reading since it was last started or opened (for the accelerometer: its
+        /// first sample), and has not been lost since; false while nobody wants it.
         public var readSinceStart: Bool
         /// How many times, since the daemon started, the sensor gave its first reading after a start: a D-Bus claim
         /// that waits for a reading waits for this to grow. (Not every reading: the facade would wake for each.)

@@ -270,4 +270,29 @@ struct PublisherTests {
         p.take(.stopped, of: .accelerometer)
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false, "released: no reading since a start")
     }
+
+    @Test("A sensor lost while plugged in has read nothing since: a claim then waits for its next reading, of every kind alike")
+    func lostReadsNothingSince() {
+        var snapshots: [SensorSnapshot] = []
+        let p = Publisher(
+            settings: .init(), persistent: PersistentState(), version: "test", readingKinds: [.light],
+            dependencies: .init(clock: ManualClock(), sensorsChanged: { snapshots.append($0) }))
+        p.take(.present(true), of: .light)
+        p.take(.started, of: .light)
+        p.take(.read(.light(level: 40, unit: .lux)), of: .light)
+        #expect(snapshots.last?.sensors[.light]?.readSinceStart == true)
+        p.take(.lost(reason: "read failed: EIO"), of: .light)
+        let light = snapshots.last?.sensors[.light]
+        #expect(light?.present == true && light?.last == nil, "plugged in as udev says; no level")
+        #expect(light?.readSinceStart == false, "nothing read since it was lost: a claim must not read the 0 lux of nothing")
+        p.take(.read(.light(level: 30, unit: .lux)), of: .light)
+        #expect(snapshots.last?.sensors[.light]?.firstReadings == 2, "read again: a waiting claim is answered")
+        // The accelerometer, the same way.
+        p.take(.present(true), of: .accelerometer)
+        p.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
+        p.take(.accelerometerRead(AccelerometerUpdate(first: .portrait, time: 0)), of: .accelerometer)
+        p.take(.lost(reason: "read failed: EIO"), of: .accelerometer)
+        #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false)
+        #expect(snapshots.last?.sensors[.accelerometer]?.present == true)
+    }
 }

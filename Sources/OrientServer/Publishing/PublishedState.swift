@@ -25,8 +25,6 @@ struct PublishedState {
     /// What the first sample since the sensor was last opened showed alone; `nil` before it. iio-sensor-proxy's
     /// orientation property shows it until an orientation is committed.
     private(set) var firstReading: DeviceOrientation?
-    /// How many times a first sample came, since the daemon started: a D-Bus claim waits for the next one.
-    private(set) var firstReadings = 0
     /// The convertible's posture has been committed since the sensors were last opened.
     private var postureSinceOpened = false
     /// A replayed trace ran out: nothing fresh will come.
@@ -118,7 +116,6 @@ struct PublishedState {
     /// The first sample since the sensor was opened reached the engine, and showed `first` alone.
     mutating func sensorRead(first: DeviceOrientation) {
         firstReading = first
-        firstReadings += 1
     }
 
     /// The device orientation iio-sensor-proxy's clients are shown: the committed one, or until the sensor

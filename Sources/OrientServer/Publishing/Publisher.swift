@@ -7,8 +7,8 @@ import OrientSampleSource
 ///
 /// Not thread-safe by design: it lives on the server's single event loop, and every call comes from there
 /// (connections directly, the sensor service by hopping onto the loop). That keeps fan-out to a thousand
-/// subscribers a plain loop with no locks and no task switches. The state and its rules are
-/// ``PublishedState``, and of the one-value sensors ``PublishedReadings``; the subscribers ``SubscriberRegistry``;
+/// subscribers a plain loop with no locks and no task switches. What is known of every sensor is
+/// ``PublishedSensors``, the orientation state and its rules ``PublishedState``; the subscribers ``SubscriberRegistry``;
 /// `get` requests that wait, ``PendingGets``.
 public final class Publisher {
     public struct Settings: Sendable, Equatable {
@@ -80,14 +80,12 @@ public final class Publisher {
     }
 
     private var state: PublishedState
-    private var readings: PublishedReadings
+    /// Every kind's sensor: plugged in, read, its last value (the orientation is `state`).
+    private var known: PublishedSensors
     private var incidents = SensorIncidentLog()
     private var subscribers = SubscriberRegistry()
     /// The readers last told to `readersChanged`.
     private var readersTold: [SensorKind: Int] = [:]
-    /// Whether an accelerometer is plugged in, as udev says, and true once one opens; `nil` until udev has said (or
-    /// where nobody follows it).
-    private var accelerometerPresent: Bool?
     /// The snapshot last told to `sensorsChanged`.
     private var snapshotTold: SensorSnapshot?
     private let pendingGets: PendingGets
@@ -101,7 +99,7 @@ public final class Publisher {
         dependencies: Dependencies
     ) {
         self.state = PublishedState(settings: settings, persistent: persistent)
-        self.readings = PublishedReadings(kinds: readingKinds)
+        self.known = PublishedSensors(readingKinds: readingKinds)
         self.version = version
         self.dependencies = dependencies
         self.pendingGets = PendingGets(clock: dependencies.clock, freshStateWanted: dependencies.freshStateWanted)
@@ -134,7 +132,7 @@ public final class Publisher {
             let problem = "the mask \(settings.mask) leaves no orientation allowed under the system mask \(systemMask)"
             return ServerMessage.error(ProtocolError(.emptyMask, problem, id: id)).line
         }
-        let settled = state.freshWait == nil && asked.allSatisfy(readings.isSettled)
+        let settled = state.freshWait == nil && asked.allSatisfy(known.isSettled)
         guard !settled, let wait = state.settings.freshWait else { return getReply(settings, readings: asked, id: id) }
         pendingGets.add(.init(sink: sink, id: id, settings: settings, readings: asked), timeLimit: wait) { [weak self] in
             self?.answerPendingGets()
@@ -144,9 +142,9 @@ public final class Publisher {
     }
 
     private func getReply(_ settings: SubscriptionSettings?, readings asked: Set<SensorKind>, id: RequestID?) -> String {
-        let fresh = isFresh && asked.allSatisfy(readings.isSettled)
+        let fresh = isFresh && asked.allSatisfy(known.isSettled)
         // Told as not present when nothing is known of it even now.
-        let told = asked.sorted().map { readings.state(of: $0) ?? ReadingState(kind: $0, present: false) }
+        let told = asked.sorted().map { known.state(of: $0) ?? ReadingState(kind: $0, present: false) }
         guard let settings else { return ServerMessage.state(id: id, state.systemState, fresh: fresh, readings: told).line }
         do {
             // Exactly what a client that subscribed now would be told first.
@@ -167,7 +165,7 @@ public final class Publisher {
     /// reading of each sensor asked for.
     private func answerPendingGetsIfSettled() {
         guard !pendingGets.isEmpty, isFresh || pendingGets.orientationSettled,
-            pendingGets.readings.allSatisfy(readings.isSettled)
+            pendingGets.readings.allSatisfy(known.isSettled)
         else { return }
         answerPendingGets()
     }
@@ -221,7 +219,7 @@ public final class Publisher {
     /// once, or that none is present), to follow its reply.
     private func readingEvents(for subscriber: Subscriber) -> String {
         subscriber.readings.sorted().compactMap { kind in
-            readings.state(of: kind).flatMap { subscriber.offer($0, afterReply: true) }
+            known.state(of: kind).flatMap { subscriber.offer($0, afterReply: true) }
         }.joined()
     }
 
@@ -276,7 +274,7 @@ public final class Publisher {
             sampling: state.settings.sampling.rawValue, naturalOrientation: state.settings.panel.natural.rawValue,
             naturalOrientationSource: state.settings.panel.sourceDescription, sensorState: state.sensor,
             sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) },
-            readingSensors: readings.report, incidents: incidents.report)
+            readingSensors: known.report, incidents: incidents.report)
         return ServerMessage.status(id: id, report).line
     }
 
@@ -291,12 +289,16 @@ public final class Publisher {
         case .lost(let reason): incidents.record("lost: \(reason)", of: kind, uptime: uptime)
         default: break
         }
-        guard kind == .accelerometer else { return takeReading(news, of: kind) }
-        switch news {
-        case .present(let present):
-            // Whether one is plugged in, as udev says, whether or not it is open.
-            accelerometerPresent = present
+        let told = known.take(news, of: kind)
+        guard kind == .accelerometer else {
+            // A one-value sensor: subscribers that asked for the kind get its new state, and a `get` waiting for
+            // its reading may be answered.
+            if let told { subscribers.broadcast(told) }
             tellSensors()
+            return answerPendingGetsIfSettled()
+        }
+        switch news {
+        case .present: tellSensors()
         case .accelerometerOpened(let description): sensorOpened(description)
         case .accelerometerRead(let update): accelerometerChanged(update)
         case .stopped: sensorReleased()
@@ -310,9 +312,6 @@ public final class Publisher {
 
     private func sensorOpened(_ description: SensorDescription) {
         subscribers.apply(state.sensorOpened(description))
-        // An accelerometer that opens is plugged in, whatever udev's word was last (as a one-value sensor's is): the
-        // facade's HasAccelerometer must not stay false because the presence stream missed an add event.
-        if accelerometerPresent == false { accelerometerPresent = true }
         broadcast()
     }
 
@@ -370,14 +369,6 @@ public final class Publisher {
         answerPendingGetsIfSettled()
     }
 
-    /// A one-value sensor's news: subscribers that asked for the kind get its new state, and a `get` waiting for its
-    /// reading may be answered.
-    private func takeReading(_ news: SensorNews, of kind: SensorKind) {
-        if let told = readings.take(news, of: kind) { subscribers.broadcast(told) }
-        tellSensors()
-        answerPendingGetsIfSettled()
-    }
-
     // MARK: Configuration
 
     /// Applies a reloaded configuration. A mask set at run time stays in force. A configured mask that would leave
@@ -405,12 +396,9 @@ public final class Publisher {
 
     /// What is known of every sensor: the D-Bus facade's view of the store.
     public var sensors: SensorSnapshot {
-        var sensors = readings.snapshot
-        sensors[.accelerometer] = SensorSnapshot.Sensor(
-            present: accelerometerPresent, readSinceStart: state.firstReading != nil, firstReadings: state.firstReadings)
-        return SensorSnapshot(
+        SensorSnapshot(
             device: state.deviceForSensorProxy, accelerometerReadable: state.sensor == .available, tilt: state.tilt,
-            natural: state.settings.panel.natural, sensors: sensors)
+            natural: state.settings.panel.natural, sensors: known.snapshot)
     }
 
     /// Tells the facade the snapshot, when it changed.

@@ -2,11 +2,13 @@ import OrientCore
 import OrientProtocol
 import OrientSampleSource
 
-/// What the daemon knows of each one-value sensor it serves (light, proximity, compass), from its service: whether
-/// one is plugged in, whether it is read, the sensor last opened and its last reading. Pure: each change returns the
-/// state socket clients are now told of that kind, when that may have changed. Socket clients see only the kinds
-/// the socket offers (``SensorKind/socket``); the D-Bus facade sees them all (``snapshot``).
-struct PublishedReadings {
+/// What the daemon knows of each sensor it serves, the accelerometer included, from its service: whether one is
+/// plugged in, whether it is read, and whether it has read since it started. A one-value sensor's record also holds
+/// the sensor last opened and its last reading, its value; the accelerometer's value, the orientation, is
+/// ``PublishedState``. Pure: each change returns the state socket clients are now told of a one-value kind, when that
+/// may have changed. Socket clients see only the kinds the socket offers (``SensorKind/socket``); the D-Bus facade
+/// sees them all (``snapshot``).
+struct PublishedSensors {
     struct Sensor {
         /// Whether one is plugged in: udev's word, or the source's own (opened, lost, none found); `nil` until
         /// either has spoken.
@@ -22,25 +24,32 @@ struct PublishedReadings {
         var description: ReadingSensorDescription?
         /// The last value published (light after its filter, as D-Bus shows it); forgotten when the sensor goes.
         var last: Reading?
-        /// A value has been read since the source started.
+        /// A value has been read since the source started or the sensor opened, and the sensor has not been lost
+        /// since: what a D-Bus claim would read now is one the sensor gave.
         var readSinceStarted = false
         /// How many times a first value after a start was read, since the daemon started.
         var firstReadings = 0
+
+        /// A first value after a start or an opening counts once.
+        mutating func read() {
+            if !readSinceStarted { firstReadings += 1 }
+            readSinceStarted = true
+        }
     }
 
-    /// The kinds served, in the order `status` lists them.
-    let kinds: [SensorKind]
+    /// The one-value kinds served, in the order `status` lists them.
+    let readingKinds: [SensorKind]
     private var sensors: [SensorKind: Sensor]
 
-    init(kinds: [SensorKind]) {
-        self.kinds = kinds
-        self.sensors = Dictionary(uniqueKeysWithValues: kinds.map { ($0, Sensor()) })
+    init(readingKinds: [SensorKind]) {
+        self.readingKinds = readingKinds
+        self.sensors = Dictionary(uniqueKeysWithValues: ([.accelerometer] + readingKinds).map { ($0, Sensor()) })
     }
 
     subscript(kind: SensorKind) -> Sensor? { sensors[kind] }
 
     /// Takes what a kind's sensor service said. Returns the state clients are told of its kind, or `nil` when the
-    /// kind is not one they can ask for (the compass) or nothing they are told changed.
+    /// kind is not one they can ask for (the accelerometer, the compass) or nothing they are told changed.
     mutating func take(_ news: SensorNews, of kind: SensorKind) -> ReadingState? {
         guard var sensor = sensors[kind] else { return nil }
         switch news {
@@ -48,30 +57,33 @@ struct PublishedReadings {
             sensor.present = present
             sensor.plugged = present
             if !present { sensor.last = nil }
-        case .started:
-            sensor.open = true
-            sensor.heardSinceOpened = false
-            sensor.readSinceStarted = false
-        case .stopped:
-            sensor.open = false
+        case .started, .stopped:
+            sensor.open = news == .started
             sensor.heardSinceOpened = false
             sensor.readSinceStarted = false
         case .opened(let description):
+            sensor.description = description
+            fallthrough
+        case .accelerometerOpened:
             sensor.present = true
             sensor.plugged = true
-            sensor.description = description
+            sensor.readSinceStarted = false
         case .read(let reading):
             sensor.present = true
             sensor.heardSinceOpened = true
-            if !sensor.readSinceStarted { sensor.firstReadings += 1 }
-            sensor.readSinceStarted = true
+            sensor.read()
             sensor.last = reading
+        case .accelerometerRead(let update):
+            // Its first sample since it opened; the samples after it change the orientation, not what a claim waits for.
+            guard update.first != nil else { return nil }
+            sensor.read()
         case .lost, .noSensor:
             sensor.present = false
             sensor.heardSinceOpened = true
+            sensor.readSinceStarted = false
             sensor.last = nil
-        case .incident, .accelerometerOpened, .accelerometerRead, .baseLost, .ended:
-            return nil  // the publisher's incident log keeps an incident; the rest is the accelerometer's
+        case .incident, .baseLost, .ended:
+            return nil  // the publisher's incident log keeps an incident; the rest is the orientation's
         }
         sensors[kind] = sensor
         return kind.socket == .reading ? state(of: kind) : nil
@@ -99,9 +111,9 @@ struct PublishedReadings {
         }
     }
 
-    /// Each kind served, for `status`.
+    /// Each one-value kind served, for `status`.
     var report: [StatusReport.ReadingSensor] {
-        kinds.map { kind in
+        readingKinds.map { kind in
             let sensor = sensors[kind] ?? Sensor()
             guard kind.socket == .reading else { return StatusReport.ReadingSensor(kind: kind.rawValue, present: sensor.present) }
             let description = sensor.description
