@@ -171,8 +171,7 @@ enum Daemon {
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
-                clock: EventLoopClock(loop), subscribersChanged: { demand.setSubscribers($0) },
-                freshStateWanted: { demand.setFreshStateWanted($0) }, readersChanged: { demand.setReaders($0) },
+                clock: EventLoopClock(loop), demandChanged: { demand.setSocketDemand($0) },
                 systemStateChanged: systemStateChanged, becameFresh: becameFresh, sensorsChanged: sensorsChanged)
             return NIOLoopBound(
                 Publisher(

@@ -25,14 +25,19 @@ final class ManualClock: PublishingClock {
 }
 
 extension Publisher {
-    /// A publisher whose `get` time limits run on `clock`, and which tells `freshStateWanted` what it asks of the
-    /// sensor.
+    /// A publisher whose `get` time limits run on `clock`, and which tells `freshStateWanted` each change of
+    /// whether a `get` waits for a fresh orientation.
     convenience init(
         settings: Settings = .init(), persistent: PersistentState = PersistentState(),
         clock: ManualClock = ManualClock(), freshStateWanted: @escaping (Bool) -> Void = { _ in }
     ) {
+        var wanted = false
         self.init(
             settings: settings, persistent: persistent, version: "test",
-            dependencies: .init(clock: clock, freshStateWanted: freshStateWanted))
+            dependencies: .init(clock: clock) { demand in
+                guard demand.freshStateWanted != wanted else { return }
+                wanted = demand.freshStateWanted
+                freshStateWanted(wanted)
+            })
     }
 }

@@ -147,7 +147,7 @@ struct ReadingServiceTests {
                 #expect(await waitFor { source.open.withLock { $0 } == 1 })
                 #expect(received.withLock { $0 } == [.read(.light(level: 12, unit: .lux))])
                 demand.setClaims(1, of: .accelerometer)
-                demand.setSubscribers(2)
+                demand.setSocketDemand(SocketDemand(subscribers: 2))
                 demand.setClaims(0, of: .light)
                 #expect(
                     await waitFor { source.open.withLock { $0 } == 0 },
@@ -241,10 +241,10 @@ struct ReadingServiceTests {
             ServedLight(source: source) { item in news.withLock { $0.append(item) } }, demand: demand, logger: Logger(label: "test"))
         let running = Task { await service.run() }
         #expect(await waitFor { news.withLock { $0 } == [.present(true)] }, "udev's word, with the sensor closed")
-        demand.setReaders([.light: 1, .proximity: 2])
+        demand.setSocketDemand(SocketDemand(readers: [.light: 1, .proximity: 2]))
         #expect(await waitFor { source.open.withLock { $0 } == 1 }, "a socket client alone opens it")
         demand.setClaims(1, of: .light)
-        demand.setReaders([.proximity: 2])
+        demand.setSocketDemand(SocketDemand(readers: [.proximity: 2]))
         demand.setClaims(0, of: .light)
         #expect(await waitFor { source.open.withLock { $0 } == 0 }, "closed when neither a claim nor a socket client wants it")
         #expect(await waitFor { news.withLock { $0 }.count == 4 })

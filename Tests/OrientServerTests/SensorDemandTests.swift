@@ -10,7 +10,7 @@ struct SensorDemandTests {
     @Test("A reader hears the level now, then each change; one that stopped reading does not keep the others from theirs")
     func readers() async {
         let demand = SensorDemand()
-        demand.setSubscribers(1)
+        demand.setSocketDemand(SocketDemand(subscribers: 1))
         var first = demand.levels().makeAsyncIterator()
         #expect(await first.next()?.subscribers == 1, "the level now")
         let gone = Task { for await _ in demand.levels() {} }
@@ -44,7 +44,7 @@ struct SensorDemandLoadTests {
                 var count = 0
                 changing.store(true, ordering: .releasing)
                 while changing.load(ordering: .acquiring) {
-                    demand.setSubscribers(count % 3)
+                    demand.setSocketDemand(SocketDemand(subscribers: count % 3))
                     count += 1
                 }
                 done.signal()

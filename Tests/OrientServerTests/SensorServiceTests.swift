@@ -54,7 +54,7 @@ struct SensorServiceTests {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { await service.run() }
                 #expect(source.starts.withLock { $0.isEmpty }, "nobody wants the sensor yet")
-                demand.setSubscribers(1)
+                demand.setSocketDemand(SocketDemand(subscribers: 1))
                 #expect(await waitFor { source.starts.withLock { $0.count } == 1 })
                 #expect(source.starts.withLock { $0.last?.rate } == 50)
 

@@ -20,14 +20,12 @@ final class PendingGets {
     /// Counts batches, so that the time limit of an answered batch does not cut the next one short.
     private var batch = 0
     private let clock: any PublishingClock
-    private let freshStateWanted: (Bool) -> Void
 
-    /// - Parameter freshStateWanted: told `true` when a batch starts waiting, `false` once none waits.
-    init(clock: any PublishingClock, freshStateWanted: @escaping (Bool) -> Void) {
+    init(clock: any PublishingClock) {
         self.clock = clock
-        self.freshStateWanted = freshStateWanted
     }
 
+    /// Whether none waits; while one does, the publisher tells the demand that a fresh state is wanted.
     var isEmpty: Bool { waiters.isEmpty }
 
     /// The one-value sensors the batch waits for.
@@ -37,15 +35,14 @@ final class PendingGets {
     /// the readings are waited for.
     var orientationSettled = false
 
-    /// Adds a waiter. The first of a batch asks for a fresh state and starts the batch's time limit: `expire`
-    /// runs once `seconds` have passed, unless the batch was answered by then.
+    /// Adds a waiter. The first of a batch starts the batch's time limit: `expire` runs once `seconds` have passed,
+    /// unless the batch was answered by then.
     func add(_ waiter: Waiter, timeLimit seconds: Double, expire: @escaping () -> Void) {
         waiters.append(waiter)
         guard waiters.count == 1 else { return }
         batch += 1
         orientationSettled = false
         let started = batch
-        freshStateWanted(true)
         clock.schedule(after: seconds) { [weak self] in
             guard let self, batch == started, !waiters.isEmpty else { return }
             expire()
@@ -58,13 +55,10 @@ final class PendingGets {
         let answered = waiters
         waiters.removeAll()
         for waiter in answered { waiter.sink.send(reply(waiter)) }
-        freshStateWanted(false)
     }
 
-    /// A connection closed: its waiting requests go, and with the last of them the wish for a fresh state.
+    /// A connection closed: its waiting requests go.
     func remove(_ sink: any SubscriberSink) {
-        guard !waiters.isEmpty else { return }
         waiters.removeAll { $0.sink === sink }
-        if waiters.isEmpty { freshStateWanted(false) }
     }
 }

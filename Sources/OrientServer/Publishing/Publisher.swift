@@ -45,14 +45,9 @@ public final class Publisher {
     public struct Dependencies {
         /// Runs the time limit of a `get` that waits for a fresh orientation.
         public var clock: any PublishingClock
-        /// The subscriber count, whenever it changes (the sensor service opens and closes the sensor).
-        public var subscribersChanged: (Int) -> Void
-        /// `true` when a `get` waits for a fresh orientation, `false` once it is answered (the sensor service
-        /// opens the sensor for it as for a subscriber).
-        public var freshStateWanted: (Bool) -> Void
-        /// How many socket clients want each one-value sensor (subscribers that asked for it, and a `get` waiting
-        /// for it), whenever that changes: its sensor service opens and closes it.
-        public var readersChanged: ([SensorKind: Int]) -> Void
+        /// What the socket's clients want of the sensors (subscribers, readers of each one-value kind, a `get`
+        /// waiting for a fresh orientation), whenever it changes: the sensor services open and close by it.
+        public var demandChanged: (SocketDemand) -> Void
         /// The system state, at start and after anything that may have changed it (the tablet-mode switch follows
         /// it).
         public var systemStateChanged: (OrientationState) -> Void
@@ -63,16 +58,12 @@ public final class Publisher {
         public var sensorsChanged: (SensorSnapshot) -> Void
 
         public init(
-            clock: any PublishingClock, subscribersChanged: @escaping (Int) -> Void = { _ in },
-            freshStateWanted: @escaping (Bool) -> Void = { _ in },
-            readersChanged: @escaping ([SensorKind: Int]) -> Void = { _ in },
+            clock: any PublishingClock, demandChanged: @escaping (SocketDemand) -> Void = { _ in },
             systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
             becameFresh: @escaping () -> Void = {}, sensorsChanged: @escaping (SensorSnapshot) -> Void = { _ in }
         ) {
             self.clock = clock
-            self.subscribersChanged = subscribersChanged
-            self.freshStateWanted = freshStateWanted
-            self.readersChanged = readersChanged
+            self.demandChanged = demandChanged
             self.systemStateChanged = systemStateChanged
             self.becameFresh = becameFresh
             self.sensorsChanged = sensorsChanged
@@ -84,8 +75,8 @@ public final class Publisher {
     private var known: PublishedSensors
     private var incidents = SensorIncidentLog()
     private var subscribers = SubscriberRegistry()
-    /// The readers last told to `readersChanged`.
-    private var readersTold: [SensorKind: Int] = [:]
+    /// The demand last told to `demandChanged`.
+    private var demandTold = SocketDemand()
     /// The snapshot last told to `sensorsChanged`.
     private var snapshotTold: SensorSnapshot?
     private let pendingGets: PendingGets
@@ -102,7 +93,7 @@ public final class Publisher {
         self.known = PublishedSensors(readingKinds: readingKinds)
         self.version = version
         self.dependencies = dependencies
-        self.pendingGets = PendingGets(clock: dependencies.clock, freshStateWanted: dependencies.freshStateWanted)
+        self.pendingGets = PendingGets(clock: dependencies.clock)
         dependencies.systemStateChanged(state.systemState)
         tellSensors()
     }
@@ -137,7 +128,7 @@ public final class Publisher {
         pendingGets.add(.init(sink: sink, id: id, settings: settings, readings: asked), timeLimit: wait) { [weak self] in
             self?.answerPendingGets()
         }
-        tellReaders()
+        tellDemand()
         return nil
     }
 
@@ -158,7 +149,7 @@ public final class Publisher {
     /// Answers every waiting `get` with the state as it is.
     private func answerPendingGets() {
         pendingGets.answerAll { getReply($0.settings, readings: $0.readings, id: $0.id) }
-        tellReaders()
+        tellDemand()
     }
 
     /// Answers the waiting `get`s once they have all they wait for: a fresh orientation (or none to come) and a
@@ -170,14 +161,15 @@ public final class Publisher {
         answerPendingGets()
     }
 
-    /// Tells the demand how many socket clients want each one-value sensor, when that changed.
-    private func tellReaders() {
-        var counts: [SensorKind: Int] = [:]
-        for (kind, count) in subscribers.readers { counts[kind] = count }
-        for kind in pendingGets.readings { counts[kind, default: 0] += 1 }
-        guard counts != readersTold else { return }
-        readersTold = counts
-        dependencies.readersChanged(counts)
+    /// Tells the demand what the socket's clients want, when that changed.
+    private func tellDemand() {
+        var readers: [SensorKind: Int] = [:]
+        for (kind, count) in subscribers.readers { readers[kind] = count }
+        for kind in pendingGets.readings { readers[kind, default: 0] += 1 }
+        let demand = SocketDemand(subscribers: subscribers.count, readers: readers, freshStateWanted: !pendingGets.isEmpty)
+        guard demand != demandTold else { return }
+        demandTold = demand
+        dependencies.demandChanged(demand)
     }
 
     /// Subscribes `sink`, or changes its subscription, with events of the one-value sensors in `readings`.
@@ -193,7 +185,7 @@ public final class Publisher {
                 return Self.emptyMask(error, id: id)
             }
             subscribers.setReadings(asked, of: existing)
-            tellReaders()
+            tellDemand()
             let current = state.state(seenBy: existing.view)
             existing.markSent(current)
             let reply = ServerMessage.state(id: id, current).line
@@ -210,8 +202,7 @@ public final class Publisher {
         subscribers.add(subscriber)
         let current = state.state(seenBy: subscriber.view)
         subscriber.markSent(current)
-        dependencies.subscribersChanged(subscribers.count)
-        tellReaders()
+        tellDemand()
         return ServerMessage.state(id: id, current).line + readingEvents(for: subscriber)
     }
 
@@ -229,15 +220,14 @@ public final class Publisher {
 
     public func unsubscribe(_ sink: any SubscriberSink) {
         guard subscribers.remove(sink) else { return }
-        dependencies.subscribersChanged(subscribers.count)
-        tellReaders()
+        tellDemand()
     }
 
     /// The sink's connection closed: its subscription and any `get` it waits for go.
     public func disconnected(_ sink: any SubscriberSink) {
         unsubscribe(sink)
         pendingGets.remove(sink)
-        tellReaders()
+        tellDemand()
     }
 
     /// The sink's socket drained: it gets the newest state if it missed any.

@@ -59,16 +59,20 @@ public final class SensorDemand: Sendable {
         return stream
     }
 
-    /// Safe from any thread, as are the two below.
-    public func setSubscribers(_ count: Int) { change { $0.subscribers = count } }
+    /// What the socket's clients want, as the publisher counts them, in one change. Safe from any thread, as are
+    /// the two below.
+    public func setSocketDemand(_ demand: SocketDemand) {
+        change {
+            $0.subscribers = demand.subscribers
+            $0.readers = demand.readers.filter { $0.value > 0 }
+            $0.freshStateWanted = demand.freshStateWanted
+        }
+    }
     public func setClaims(_ count: Int, of kind: SensorKind) {
         change { $0.claims[kind] = count > 0 ? count : nil }
     }
-    public func setFreshStateWanted(_ wanted: Bool) { change { $0.freshStateWanted = wanted } }
     /// The machine resumed from sleep (logind's PrepareForSleep(false)).
     public func resumed() { change { $0.resumes += 1 } }
-    /// Every kind's socket readers at once, as the publisher counts them; a kind left out has none.
-    public func setReaders(_ readers: [SensorKind: Int]) { change { $0.readers = readers.filter { $0.value > 0 } } }
 
     private func change(_ body: (inout Level) -> Void) {
         // Yielded under the lock, so that two changes from two threads arrive in the order they were made. A reader
@@ -86,5 +90,21 @@ public final class SensorDemand: Sendable {
                 return false
             }
         }
+    }
+}
+
+/// What the socket's clients want of the sensors, as the publisher counts them: one value, told whenever it changes.
+public struct SocketDemand: Sendable, Equatable {
+    /// Subscribers, each of which wants the orientation (the accelerometer open).
+    public var subscribers: Int
+    /// Clients that want each one-value kind: subscribers that asked for its readings, and a `get` waiting for one.
+    public var readers: [SensorKind: Int]
+    /// A `get` waits for a fresh orientation (see ``Publisher/get(_:readings:from:id:)``).
+    public var freshStateWanted: Bool
+
+    public init(subscribers: Int = 0, readers: [SensorKind: Int] = [:], freshStateWanted: Bool = false) {
+        self.subscribers = subscribers
+        self.readers = readers
+        self.freshStateWanted = freshStateWanted
     }
 }
