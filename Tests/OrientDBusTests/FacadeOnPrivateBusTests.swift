@@ -238,6 +238,30 @@ struct FacadeOnPrivateBusTests {
         #expect(await waitFor { bus.property("HasAccelerometer") == nil }, "off the bus once stopped")
     }
 
+    @Test("Claims are per client: the kind stays claimed while one claimant is left, and is released when the last leaves the bus; releasing with no claim succeeds")
+    func claimsPerClient() async throws {
+        let bus = try Bus()
+        let served = try ServedFacade(on: bus)
+        served.facade.update(Self.present)
+        #expect(await waitFor { bus.property("HasAmbientLight") == "b true" })
+        let first = try Self.client(on: bus)
+        let second = try Self.client(on: bus)
+        for client in [first, second] {
+            client.send("claim-light")
+            #expect(client.line { $0 == "ok" } != nil, "\(client.lines)")
+        }
+        #expect(await waitFor { served.claims == ["light 1"] })
+        first.kill()
+        usleep(300_000)
+        #expect(served.claims == ["light 1"], "still claimed by the second client")
+        second.kill()
+        #expect(await waitFor { served.claims == ["light 1", "light 0"] }, "the last claimant left the bus")
+        let bystander = try Self.client(on: bus)
+        bystander.send("release-light")
+        #expect(bystander.line { $0 == "ok" } != nil, "\(bystander.lines)")
+        #expect(served.claims == ["light 1", "light 0"])
+    }
+
     @Test("A client that read the properties before a change it was not told of is told it when it claims; one that reads after is told nothing")
     func claimantCaughtUp() async throws {
         let bus = try Bus()

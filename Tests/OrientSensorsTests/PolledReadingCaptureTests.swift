@@ -124,6 +124,25 @@ struct PolledReadingCaptureTests {
         try directory.add("iio:device3", attributes: Self.light)
         #expect(await events.first(after: lost) { if case .opened = $0 { true } else { false } } != nil)
         #expect(await events.first(after: lost) { $0 == .reading(.light(level: 20, unit: .lux)) } != nil)
+        let file = device.attributePath("in_illuminance_raw")
+        #expect(log.count { $0.hasPrefix("light sensor lost: \(file): read failed: No such file or directory") } == 1, "said once")
+        await handle.stop()
+    }
+
+    @Test("applesmc's light, a platform device: one plugged in while none is there is opened and read, in vendor; unplugged, lost; plugged back, read again")
+    func platformHotPlug() async throws {
+        let source = PolledReadingSource([IIOPolledLight.self, HwmonLight.self], directory: directory, logger: log.logger)
+        let events = self.events
+        let handle = source.start(LiveSettings(SourceSettings(interval: 0.02))) { events.append($0); return .onSchedule }
+        #expect(await events.first { $0 == .noSensor(reason: "no light sensor found") } != nil)
+        try directory.add("applesmc.768", subsystem: "platform", name: "applesmc", attributes: ["light": "(51,10)"])
+        #expect(await events.first { $0 == .reading(.light(level: 20, unit: .vendor)) } != nil)
+        directory.remove("applesmc.768")
+        let lost = ReadingEvent.lost(reason: "applesmc.768 was removed")
+        #expect(await events.first { $0 == lost } != nil)
+        try directory.add("applesmc.768", subsystem: "platform", name: "applesmc", attributes: ["light": "(255,0)"])
+        #expect(await events.first(after: lost) { $0 == .reading(.light(level: 100, unit: .vendor)) } != nil)
+        #expect(log.contains("light sensor applesmc (applesmc.768): found by applesmc's attribute light; read every 0.02 s"))
         await handle.stop()
     }
 

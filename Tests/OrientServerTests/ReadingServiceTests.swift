@@ -75,9 +75,11 @@ struct ReadingServiceTests {
             return source.send(.reading(.light(level: level, unit: .lux)))
         }
 
-        /// The sensor opened again.
-        func reopen() {
-            _ = source.send(.opened(ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")))
+        /// The sensor opened again; `publishedAsRead`: one whose levels go out as read (applesmc's, a fake one).
+        func reopen(publishedAsRead: Bool = false) {
+            var description = ReadingSensorDescription(kind: .light, id: "iio:device1", name: "als", interval: 0.8, foundBy: "test")
+            description.publishedAsRead = publishedAsRead
+            _ = source.send(.opened(description))
         }
 
         /// The levels the sink was handed, in order.
@@ -213,6 +215,22 @@ struct ReadingServiceTests {
         #expect(feed.source.starts.withLock { $0 } == 1, "not opened again")
         #expect(feed.read(151, at: 1.6 + LightFilter.shadowHold) == .onSchedule)
         #expect(feed.levels == [300, 150], "the departure held before the change was confirmed: the filter kept its readings")
+        running.cancel()
+        await running.value
+    }
+
+    @Test("A sensor whose levels go out as read (applesmc's, a fake one): each is published at the read that sees it, none asked for early; the next sensor opened is filtered again")
+    func publishedAsRead() async throws {
+        let (feed, _, running) = await claimedLight()
+        feed.reopen(publishedAsRead: true)
+        #expect(feed.read(20, at: 0) == .onSchedule)
+        #expect(feed.read(100, at: 8) == .onSchedule, "no read asked to confirm it")
+        #expect(feed.read(21, at: 16) == .onSchedule)
+        #expect(feed.levels == [20, 100, 21])
+        feed.reopen()
+        _ = feed.read(300, at: 17)
+        guard case .within = feed.read(150, at: 17.8) else { Issue.record("filtered again: no early read asked"); return }
+        #expect(feed.levels == [20, 100, 21, 300])
         running.cancel()
         await running.value
     }

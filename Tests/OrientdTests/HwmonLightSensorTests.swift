@@ -38,35 +38,26 @@ struct HwmonLightSensorTests {
         setup.lightPath = try setup.testbed.addDevice("applesmc.768", subsystem: "platform", attributes: attributes, properties: properties)
     }
 
-    @Test("Present, 0 in lux and closed before any claim; a claim reads it at once: 20 vendor; untagged, found as applesmc's light")
-    func presentThenClaimed() throws {
+    @Test("Untagged, found as applesmc's light: present, 0 in lux and closed before any claim; a claim reads it at once, 20 vendor; a change comes with PropertiesChanged carrying the unit; a release closes it and keeps the value")
+    func claimChangeRelease() throws {
         let setup = try Self.setup(properties: [:])
         try setup.startOrientd()
         #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
         #expect(setup.level() == "d 0")
         #expect(setup.bus.property("LightLevelUnit") == "s \"lux\"", "lux until the first reading, as iio-sensor-proxy says")
         #expect(setup.lightThreads() == 0)
-        let client = try setup.client()
+        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
+        let client = try setup.client(watching: true)
+        let signals = client
         let claimed = Date()
         #expect(client.ask("claim-light") == "ok")
         #expect(waitFor { setup.level() == "d 20" }, "51 of 255\n\(setup.daemon.log)")
         #expect(Date().timeIntervalSince(claimed) < 4, "read at the claim")
         #expect(setup.bus.property("LightLevelUnit") == "s \"vendor\"")
+        #expect(setup.lightThreads() == 1)
         #expect(setup.daemon.log.contains("light sensor applesmc (applesmc.768): found by applesmc's attribute light; read every 0.5 s"),
             "\(setup.daemon.log)")
-    }
 
-    @Test("A change comes with PropertiesChanged carrying the unit; a release closes it and keeps the value")
-    func changeAndRelease() throws {
-        let setup = try Self.setup()
-        try setup.startOrientd()
-        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
-        let client = try setup.client(watching: true)
-        let signals = client
-        #expect(client.ask("claim-light") == "ok")
-        #expect(waitFor { setup.level() == "d 20" }, "\(setup.daemon.log)")
-        #expect(setup.daemon.log.contains("found by IIO_SENSOR_PROXY_TYPE hwmon-als"))
-        #expect(setup.lightThreads() == 1)
         let start = signals.lines.count
         try setup.setLight("light", "(3,255)")
         #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 100" }, "\(setup.daemon.log)")
@@ -78,115 +69,6 @@ struct HwmonLightSensorTests {
         #expect(waitFor { setup.lightThreads() == 0 }, "no thread is left to wake")
         #expect(setup.level() == "d 100", "the last reading is kept after release")
         #expect(setup.bus.property("LightLevelUnit") == "s \"vendor\"")
-    }
-
-    @Test("Claims are per client: open while one claimant is left, closed when the last leaves the bus")
-    func claimantLeaves() throws {
-        let setup = try Self.setup()
-        try setup.startOrientd()
-        let first = try setup.client()
-        let second = try setup.client()
-        #expect(first.ask("claim-light") == "ok")
-        #expect(second.ask("claim-light") == "ok")
-        #expect(waitFor { setup.level() == "d 20" })
-        first.kill()
-        try setup.setLight("light", "(255,0)")
-        #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 100" }, "still read for the second client")
-        #expect(!setup.daemon.log.contains("closed the light sensor"))
-        second.kill()
-        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
-        #expect(waitFor { setup.lightThreads() == 0 })
-    }
-
-    @Test("Unplugged: HasAmbientLight false, the level kept; plugged back: it appears and reads again, in vendor")
-    func unplugReplug() throws {
-        let setup = try Self.setup()
-        try setup.startOrientd()
-        let monitor = try setup.monitorSensor()
-        #expect(monitor.waitForLine { $0 == "    Light changed: 20.000000 (vendor)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
-        // The accelerometer's first orientation may come after the sensor's first reading on a busy machine.
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(setup.daemon.log)")
-        var start = monitor.lines.count
-        try setup.testbed.remove(try #require(setup.lightPath))
-        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
-        #expect(setup.bus.property("HasAmbientLight") == "b false")
-        #expect(setup.level() == "d 20")
-        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
-        start = monitor.lines.count
-        try Self.add(to: setup, ["name": "applesmc", "light": "(102,0)"])
-        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
-        let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 40.000000 (vendor)" }
-        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads: \(monitor.lines)\n\(setup.daemon.log)")
-    }
-
-    @Test("A claim made before the sensor exists takes effect when it appears")
-    func claimBeforeSensor() throws {
-        let setup = try Self.setup(light: false)
-        try setup.startOrientd()
-        #expect(setup.bus.property("HasAmbientLight") == "b false")
-        let client = try setup.client()
-        #expect(client.ask("claim-light") == "ok", "claiming an absent sensor succeeds")
-        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
-        try Self.add(to: setup)
-        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" })
-        #expect(waitFor { setup.level() == "d 20" }, "read at once when it appears\n\(setup.daemon.log)")
-    }
-
-    @Test("Another platform device with a light attribute and no tag is not taken for a light sensor")
-    func notApplesmc() throws {
-        let setup = try Self.setup(light: false)
-        _ = try setup.testbed.addDevice("leds-thing.0", subsystem: "platform", attributes: ["name": "leds-thing", "light": "(1,2)"])
-        try setup.startOrientd()
-        let client = try setup.client()
-        #expect(client.ask("claim-light") == "ok")
-        #expect(waitFor { setup.daemon.log.contains("no light sensor found; waiting for one") }, "\(setup.daemon.log)")
-        #expect(setup.bus.property("HasAmbientLight") == "b false")
-    }
-
-    @Test("light not of the form (l,r): one log line naming the file, the level kept, the accelerometer still served")
-    func notAPair() throws {
-        let setup = try Self.setup()
-        try setup.startOrientd()
-        let client = try setup.client()
-        #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-light") == "ok")
-        #expect(waitFor { setup.level() == "d 20" })
-        let path = try #require(setup.lightPath)
-        try setup.setLight("light", "(51)")
-        let problem = "\(path)/light reads \"(51)\", not of the form (l,r)"
-        #expect(waitFor(timeout: Self.readWait) { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
-        #expect(setup.level() == "d 20")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
-        try setup.setLight("light", "(0,102)")
-        #expect(waitFor(timeout: Self.readWait) { setup.level() == "d 40" }, "\(setup.daemon.log)")
-        #expect(setup.daemon.log.contains("light sensor applesmc.768 reads again"))
-    }
-
-    @Test("The sensor vanishing mid-read: one log line naming the file, the accelerometer still served, read again once back")
-    func vanishesMidRead() throws {
-        let setup = try Self.setup()
-        try setup.startOrientd()
-        let client = try setup.client()
-        #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-light") == "ok")
-        #expect(waitFor { setup.level() == "d 20" })
-        let path = try #require(setup.lightPath)
-        try setup.testbed.unlink(path, attribute: "light")
-        let lost = "light sensor lost: \(path)/light: read failed: No such file or directory"
-        #expect(waitFor(timeout: Self.readWait) { setup.daemon.log.contains(lost) }, "\(setup.daemon.log)")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
-        #expect(setup.level() == "d 20", "the last level is kept")
-        try setup.testbed.remove(path)
-        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b false" })
-        try Self.add(to: setup, ["name": "applesmc", "light": "(255,255)"])
-        #expect(waitFor { setup.level() == "d 100" }, "\(setup.daemon.log)")
-        // Said once as a loss; a udev event meanwhile may add one failed attempt to reopen it, said once too.
-        #expect(setup.daemon.log.components(separatedBy: "light sensor lost").count == 2, "said once:\n\(setup.daemon.log)")
-        #expect(setup.daemon.log.components(separatedBy: "cannot open the light sensor").count <= 2, "\(setup.daemon.log)")
     }
 
     /// What monitor-sensor prints of the light sensor as `light` reads (128,128), then (255,255).

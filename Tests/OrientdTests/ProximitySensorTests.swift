@@ -55,97 +55,39 @@ struct ProximitySensorTests {
         }.count
     }
 
-    @Test("Present, far and closed before any claim: no thread reads it")
-    func beforeClaim() throws {
-        let setup = try Setup()
-        try setup.setRaw("500")
+    @Test("Present, far and closed before any claim though it reads near; a claim reads it against its udev property's near level; a change comes with PropertiesChanged; a release closes it and keeps the value")
+    func claimChangeRelease() throws {
+        let setup = try Setup(proximity: false)
+        // The near level from the udev property PROXIMITY_NEAR_LEVEL alone, with no sysfs one.
+        try setup.addProximity(
+            ["name": "prox", "in_proximity_raw": "150"],
+            properties: Self.proximityProperties.merging(["PROXIMITY_NEAR_LEVEL": "100"]) { $1 })
         try setup.base.startOrientd()
         #expect(waitFor { setup.bus.property("HasProximity") == "b true" }, "\(setup.daemon.log)")
         #expect(setup.near() == "b false", "false until the first claim, though the sensor reads near")
         #expect(setup.proximityThreads() == 0)
         #expect(!setup.daemon.log.contains("opening the proximity sensor"))
-    }
-
-    @Test("A claim reads it; a change comes with PropertiesChanged; a release closes it and keeps the value")
-    func claimChangeRelease() throws {
-        let setup = try Setup()
-        try setup.base.startOrientd()
         // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
         let client = try setup.base.client(watching: true)
         let signals = client
         #expect(client.ask("claim-proximity") == "ok")
-        #expect(waitFor { setup.proximityThreads() == 1 }, "\(setup.daemon.log)")
-        #expect(waitFor {
-            setup.daemon.log.contains("proximity sensor prox (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-poll-proximity; read every 0.7 s")
-        }, "\(setup.daemon.log)")
+        #expect(waitFor { setup.near() == "b true" }, "150 is above the level of 100\n\(setup.daemon.log)")
+        #expect(setup.proximityThreads() == 1)
+        #expect(setup.daemon.log.contains(
+            "proximity sensor prox (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-poll-proximity; read every 0.7 s"))
 
         let start = signals.lines.count
-        try setup.setRaw("150")
-        #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
-        let changed = signals.waitForLine(after: start) { $0.contains("'ProximityNear': <true>") }
+        try setup.setRaw("20")
+        #expect(waitFor { setup.near() == "b false" }, "\(setup.daemon.log)")
+        let changed = signals.waitForLine(after: start) { $0.contains("'ProximityNear': <false>") }
         #expect(changed?.contains("PropertiesChanged ('net.hadess.SensorProxy'") == true, "\(signals.lines)")
 
         #expect(client.ask("release-proximity") == "ok")
         #expect(waitFor { setup.daemon.log.contains("closed the proximity sensor: no D-Bus claims") }, "\(setup.daemon.log)")
         #expect(waitFor { setup.proximityThreads() == 0 }, "no thread is left to wake")
-        try setup.setRaw("0")
-        #expect(setup.near() == "b true", "the last reading is kept after release")
+        try setup.setRaw("150")
+        #expect(setup.near() == "b false", "the last reading is kept after release")
         #expect(setup.bus.property("HasProximity") == "b true")
-        #expect(client.ask("release-proximity") == "ok", "releasing with no claim succeeds")
-    }
-
-    @Test("Claims are per client: the sensor stays open while one claimant is left, and closes when the last leaves the bus")
-    func claimantLeaves() throws {
-        let setup = try Setup()
-        try setup.base.startOrientd()
-        let first = try setup.base.client()
-        let second = try setup.base.client()
-        #expect(first.ask("claim-proximity") == "ok")
-        #expect(second.ask("claim-proximity") == "ok")
-        #expect(waitFor { setup.proximityThreads() == 1 })
-        first.kill()
-        try setup.setRaw("150")
-        #expect(waitFor { setup.near() == "b true" }, "still read for the second client")
-        #expect(!setup.daemon.log.contains("closed the proximity sensor"))
-        second.kill()
-        #expect(waitFor { setup.daemon.log.contains("closed the proximity sensor: no D-Bus claims") }, "\(setup.daemon.log)")
-        #expect(waitFor { setup.proximityThreads() == 0 })
-        #expect(setup.near() == "b true")
-    }
-
-    @Test("Unplugged: HasProximity false, the value kept; plugged back: it appears and reads again")
-    func unplugReplug() throws {
-        let setup = try Setup()
-        try setup.setRaw("150")
-        try setup.base.startOrientd()
-        let monitor = try setup.base.monitorSensor()
-        #expect(monitor.waitForLine { $0 == "    Proximity value changed: 1" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
-        // The accelerometer's first orientation may come after the proximity's first reading on a busy machine.
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(setup.daemon.log)")
-        var start = monitor.lines.count
-        try setup.base.testbed.remove(try #require(setup.proximityPath))
-        #expect(monitor.waitForLine(after: start) { $0 == "--- Proximity sensor disappeared" } != nil, "\(monitor.lines)")
-        #expect(setup.bus.property("HasProximity") == "b false")
-        #expect(setup.near() == "b true")
-        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
-        start = monitor.lines.count
-        try setup.addProximity()
-        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Proximity sensor appeared" }
-        let read = monitor.waitForLineIndex(after: start) { $0 == "    Proximity value changed: 0" }
-        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads far: \(monitor.lines)\n\(setup.daemon.log)")
-    }
-
-    @Test("A claim made before the sensor exists takes effect when it appears")
-    func claimBeforeSensor() throws {
-        let setup = try Setup(proximity: false)
-        try setup.base.startOrientd()
-        #expect(setup.bus.property("HasProximity") == "b false")
-        let client = try setup.base.client()
-        #expect(client.ask("claim-proximity") == "ok", "claiming an absent sensor succeeds")
-        #expect(waitFor { setup.daemon.log.contains("no proximity sensor found; waiting for one") }, "\(setup.daemon.log)")
-        try setup.addProximity(Self.proximityAttributes.merging(["in_proximity_raw": "150"]) { $1 })
-        #expect(waitFor { setup.bus.property("HasProximity") == "b true" })
-        #expect(waitFor { setup.near() == "b true" }, "\(setup.daemon.log)")
     }
 
     @Test("An input proximity switch (gpio-keys' SW_FRONT_PROXIMITY), found with no udev tag: near follows the switch")
@@ -166,64 +108,6 @@ struct ProximitySensorTests {
         #expect(waitFor { setup.near() == "b false" })
         #expect(client.ask("claim") == "ok")
         #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "the accelerometer is served beside it")
-    }
-
-    @Test("The near level from the udev property PROXIMITY_NEAR_LEVEL, with no sysfs one")
-    func nearLevelProperty() throws {
-        let setup = try Setup(proximity: false)
-        try setup.addProximity(
-            ["name": "prox", "in_proximity_raw": "40"], properties: ["PROXIMITY_NEAR_LEVEL": "30"])
-        try setup.base.startOrientd()
-        let client = try setup.base.client()
-        #expect(client.ask("claim-proximity") == "ok")
-        #expect(waitFor { setup.near() == "b true" }, "40 is above the level of 30, and found by its channel\n\(setup.daemon.log)")
-        #expect(setup.daemon.log.contains("found by channel in_proximity_raw"))
-    }
-
-    @Test("A proximity sensor with no near level is not offered, said once in the log; the light sensor and the accelerometer are served")
-    func noNearLevel() throws {
-        let setup = try Setup(proximity: false)
-        try setup.addProximity(["name": "prox", "in_proximity_raw": "20"])
-        _ = try setup.base.testbed.addDevice(
-            "iio:device2", attributes: LightSensorTests.lightAttributes, properties: LightSensorTests.lightProperties)
-        try setup.base.startOrientd()
-        let path = try #require(setup.proximityPath)
-        let line = "proximity sensor iio:device1 is not offered: no near level (no udev property PROXIMITY_NEAR_LEVEL; no \(path)/in_proximity_nearlevel)"
-        #expect(waitFor { setup.daemon.log.contains(line) }, "\(setup.daemon.log)")
-        #expect(setup.bus.property("HasProximity") == "b false")
-        #expect(setup.bus.property("HasAmbientLight") == "b true")
-        let client = try setup.base.client()
-        #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-light") == "ok")
-        #expect(client.ask("claim-proximity") == "ok", "claiming it succeeds, as claiming an absent sensor does")
-        #expect(waitFor { setup.base.level() == "d 50" }, "\(setup.daemon.log)")
-        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_x_raw", "256")
-        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_y_raw", "0")
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
-        #expect(setup.bus.property("HasProximity") == "b false")
-        #expect(setup.daemon.log.components(separatedBy: line).count == 2, "said once:\n\(setup.daemon.log)")
-    }
-
-    @Test("A value that is not a number: one clear log line, the value kept, the accelerometer still served")
-    func notANumber() throws {
-        let setup = try Setup()
-        try setup.setRaw("150")
-        try setup.base.startOrientd()
-        let client = try setup.base.client()
-        #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-proximity") == "ok")
-        #expect(waitFor { setup.near() == "b true" })
-        try setup.setRaw("close")
-        let problem = "iio:device1/in_proximity_raw reads \"close\", not a number"
-        #expect(waitFor { setup.daemon.log.contains(problem) }, "\(setup.daemon.log)")
-        #expect(setup.near() == "b true")
-        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_x_raw", "256")
-        try setup.base.testbed.set(setup.base.accelerometerPath, "in_accel_y_raw", "0")
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(setup.daemon.log)")
-        try setup.setRaw("10")
-        #expect(waitFor { setup.near() == "b false" })
-        #expect(setup.daemon.log.components(separatedBy: problem).count == 2, "said once, not at every poll:\n\(setup.daemon.log)")
-        #expect(setup.daemon.log.contains("proximity sensor iio:device1 reads again"))
     }
 
     /// What monitor-sensor prints of the proximity sensor while the raw value takes each of `walk`, from 20 with a

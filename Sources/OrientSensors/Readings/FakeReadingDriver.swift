@@ -25,7 +25,12 @@ extension FakeReadingDriver {
 
     static func match(_ device: IIODeviceFacts) -> String? {
         // getenv, not the whole environment as a dictionary: this runs for every input device at every udev event.
-        guard getenv(variable) != nil, device.inputName == "\"Power Button\"" else { return nil }
+        match(device, variableIsSet: getenv(variable) != nil)
+    }
+
+    /// ``match(_:)`` with the variable's presence told, not read from the environment: for a test.
+    static func match(_ device: IIODeviceFacts, variableIsSet: @autoclosure () -> Bool) -> String? {
+        guard variableIsSet(), device.inputName == "\"Power Button\"" else { return nil }
         return "\(variable) and the input device \"Power Button\""
     }
 }

@@ -27,14 +27,8 @@ final class UdevSession {
 
     private let udev: OpaquePointer
     private var monitor: OpaquePointer?
-    /// The subsystems the monitor listens to: only their enumerations are gated.
-    private var watched: Set<String> = []
-    /// The (subsystem, sysname pattern) enumerations made once already: from the second on, a device must be admitted.
-    private var enumerated: Set<String> = []
-    /// The sysfs paths of devices found by a first enumeration or announced added, and not removed since.
-    private var admitted: Set<String> = []
-    /// The sysfs paths of devices announced as removed and not added since.
-    private var removed: Set<String> = []
+    /// Which devices the enumerations report, from the events the monitor received.
+    private var admission = UdevAdmission()
 
     init() throws(SensorError) {
         guard let udev = udev_new() else { throw SensorError("udev_new", errno: errno) }
@@ -93,21 +87,16 @@ final class UdevSession {
         udev_enumerate_add_match_subsystem(enumerate, subsystem)
         if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
         udev_enumerate_scan_devices(enumerate)
-        let gated = watched.contains(subsystem)
-        let first = enumerated.insert("\(subsystem)/\(sysname ?? "*")").inserted
+        let enumeration = admission.enumeration(of: subsystem, sysname: sysname)
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
-            guard let path = optionalString(udev_list_entry_get_name(current)), !removed.contains(path) else { continue }
+            guard let path = optionalString(udev_list_entry_get_name(current)), !admission.hides(path) else { continue }
             guard let device = udev_device_new_from_syspath(udev, path) else { continue }
             defer { udev_device_unref(device) }
-            if gated {
-                if first, !Self.udevdRuns || udev_device_get_is_initialized(device) != 0 {
-                    admitted.insert(path)
-                } else if !admitted.contains(path) {
-                    continue
-                }
-            }
+            guard admission.admits(path, in: enumeration, initialized: {
+                !Self.udevdRuns || udev_device_get_is_initialized(device) != 0
+            }) else { continue }
             body(device, path)
         }
     }
@@ -188,9 +177,7 @@ final class UdevSession {
             throw SensorError("udev_monitor_enable_receiving", errno: -result)
         }
         self.monitor = monitor
-        watched = Set(subsystems)
-        // What an enumeration found while nothing was watched was not admitted: the next one of each admits afresh.
-        enumerated = []
+        admission.watch(subsystems)
         return udev_monitor_get_fd(monitor)
     }
 
@@ -200,15 +187,7 @@ final class UdevSession {
         guard let monitor, let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
         let action = optionalString(udev_device_get_action(device)) ?? "change"
-        if let path = optionalString(udev_device_get_syspath(device)) {
-            if action == "remove" {
-                removed.insert(path)
-                admitted.remove(path)
-            } else if action == "add" {
-                removed.remove(path)
-                admitted.insert(path)
-            }
-        }
+        if let path = optionalString(udev_device_get_syspath(device)) { admission.take(action, path: path) }
         return UdevEvent(
             action: action, id: optionalString(udev_device_get_sysname(device)) ?? "",
             subsystem: optionalString(udev_device_get_subsystem(device)) ?? "")
