@@ -157,12 +157,13 @@ let package = Package(
             path: "Tests/OrientScenarios"
         ),
         // What the tests that run a private D-Bus share (python-dbusmock's polkitd, activated on it), and the test
-        // process's wide global executor, which its C part installs before main.
+        // process's wide global executor, which its C part installs before main; and the trace files that the tests
+        // of orientd's commands, spawned and in process, write and read.
         .target(
             name: "OrientTestSupport",
             dependencies: [
-                "CWideGlobalExecutor", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "CWideGlobalExecutor", "OrientCore", "OrientScenarios", "OrientTrace",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/OrientTestSupport"),
         .target(name: "CWideGlobalExecutor", path: "Tests/CWideGlobalExecutor"),
@@ -240,6 +241,14 @@ let package = Package(
         .testTarget(
             name: "OrientToolsTests",
             dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
+        // orientd's offline commands (classify, plot, check-config) run in process: parsed from their arguments, their
+        // work writing to a string; what only a process shows stays in OrientdTests.
+        .testTarget(
+            name: "OrientdCommandsTests",
+            dependencies: [
+                "orientd", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "OrientdTests",
             dependencies: [

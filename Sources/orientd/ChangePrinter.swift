@@ -1,6 +1,7 @@
 import OrientCore
 
-/// Prints engine changes as JSON lines, buffered, since a long trace can have many.
+/// Writes engine changes as JSON lines to a stream (standard output, for `classify`), buffered, since a long trace
+/// can have many.
 ///
 /// One line per sample that changed something. An orientation change reads
 /// `{"t":12.34,"device":"portrait","interface":"portrait","rotation":0}`, `rotation` being how far the content
@@ -16,7 +17,7 @@ struct ChangePrinter {
         self.natural = natural
     }
 
-    mutating func print(_ update: ConvertibleEngine.Update) {
+    mutating func print(_ update: ConvertibleEngine.Update, to output: inout some TextOutputStream) {
         var line: String
         if let change = update.orientation {
             // classify's engine has a tracker: every change carries the interface.
@@ -31,7 +32,7 @@ struct ChangePrinter {
             return
         }
         pending += line + "}\n"
-        if pending.utf8.count >= 16 * 1024 { flush() }
+        if pending.utf8.count >= 16 * 1024 { flush(to: &output) }
     }
 
     /// `"posture"`, `"tablet-mode"` and `"hinge-angle"` (whole degrees), each when it changed; `null` when it
@@ -45,8 +46,8 @@ struct ChangePrinter {
         }
     }
 
-    mutating func flush() {
-        Swift.print(pending, terminator: "")
+    mutating func flush(to output: inout some TextOutputStream) {
+        output.write(pending)
         pending = ""
     }
 }

@@ -17,28 +17,38 @@ extension Orientd {
         var file: String = DaemonConfiguration.defaultPath
 
         func run() throws {
+            var standardOutput = StandardOutput()
+            do {
+                try check(printingTo: &standardOutput)
+            } catch {
+                throw error.reported()
+            }
+        }
+
+        /// The command's work: the file checked, and the settings it results in written to `output`.
+        /// - Throws: 66 when the file cannot be read, 78 when it is invalid (the message names the file, line and
+        ///   key).
+        func check(printingTo output: inout some TextOutputStream) throws(CommandFailure) {
             let text: String
             switch readTextFile(file) {
             case .success(let contents): text = contents
             case .failure(let error):
-                printError("orientd: \(file): cannot read: \(error)")
-                throw ExitStatus.noInput
+                throw CommandFailure(message: "orientd: \(file): cannot read: \(error)", status: ExitStatus.noInput)
             }
             let c: DaemonConfiguration
             do {
                 c = try ConfigurationFile.parse(text, file: file)
                 try HostChecks.check(c, file: (file, text))
             } catch {
-                printError("orientd: \(error)")
-                throw ExitStatus.configError
+                throw CommandFailure(message: "orientd: \(error)", status: ExitStatus.configError)
             }
-            print("\(file): valid. Resulting settings (defaults where the file is silent):")
+            print("\(file): valid. Resulting settings (defaults where the file is silent):", to: &output)
             for setting in DaemonSetting.all where setting.section == nil {
-                print("  \(setting.key): \(setting.show(c))\(note(on: setting, in: c))")
+                print("  \(setting.key): \(setting.show(c))\(note(on: setting, in: c))", to: &output)
             }
-            print("  [\(DaemonSetting.classifierSection)]")
+            print("  [\(DaemonSetting.classifierSection)]", to: &output)
             for setting in DaemonSetting.all where setting.section != nil {
-                print("    \(setting.key): \(setting.show(c))")
+                print("    \(setting.key): \(setting.show(c))", to: &output)
             }
         }
 

@@ -39,36 +39,37 @@ extension Orientd {
         @OptionGroup var engine: EngineOptions
 
         func run() throws {
+            var standardOutput = StandardOutput()
+            do {
+                try classify(to: &standardOutput)
+            } catch let failure as CommandFailure {
+                throw failure.reported()
+            }
+        }
+
+        /// The command's work: the trace's changes, one JSON line each, to `output`.
+        /// - Throws: ``CommandFailure`` for a trace that cannot be read, after writing the lines before the fault;
+        ///   `ValidationError` for classifier settings the engine refuses (bad usage).
+        func classify(to output: inout some TextOutputStream) throws {
             let reader: TraceReader
             do {
                 reader = try TraceReader(path: trace)
             } catch {
-                throw Self.fail(error)
+                throw CommandFailure(error)
             }
             var convertible = try engine.engine(for: reader)
-            var output = ChangePrinter(natural: convertible.orientation.natural)
+            var printer = ChangePrinter(natural: convertible.orientation.natural)
             do {
                 while let sample = try reader.next() {
                     // The trace parser already refuses non-finite values and time that does not increase, so the
                     // engine has nothing left to refuse.
-                    if let update = try? convertible.feed(sample) { output.print(update) }
+                    if let update = try? convertible.feed(sample) { printer.print(update, to: &output) }
                 }
             } catch {
-                output.flush()
-                throw Self.fail(error)
+                printer.flush(to: &output)
+                throw CommandFailure(error)
             }
-            output.flush()
-        }
-
-        /// Reports a trace that cannot be read, and gives the exit status for it; `plot` and `run --replay` report
-        /// the same way (the daemon, `quietly`, logs the error itself).
-        static func fail(_ error: TraceError, quietly: Bool = false) -> ExitCode {
-            if !quietly { printError("orientd: \(error)") }
-            switch error.kind {
-            case .cannotOpen: return ExitStatus.noInput
-            case .readFailed: return ExitStatus.ioError
-            case .badData: return ExitStatus.badData
-            }
+            printer.flush(to: &output)
         }
     }
 }

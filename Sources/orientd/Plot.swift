@@ -59,27 +59,40 @@ extension Orientd {
         }
 
         func run() throws {
+            var standardOutput = StandardOutput()
+            do {
+                try plot(printingTo: &standardOutput)
+            } catch let failure as CommandFailure {
+                throw failure.reported()
+            }
+        }
+
+        /// The command's work: draws the trace into the image file, and writes the file's name to `names` when the
+        /// command chose it.
+        /// - Throws: ``CommandFailure`` for a trace that cannot be read or an image that cannot be written (the
+        ///   file as it was); `ValidationError` for classifier settings the engine refuses (bad usage).
+        func plot(printingTo names: inout some TextOutputStream) throws {
             let reader: TraceReader
             do {
                 reader = try TraceReader(path: trace)
             } catch {
-                throw Classify.fail(error)
+                throw CommandFailure(error)
             }
             var recorder = TimelineRecorder(engine: try engine.engine(for: reader), bins: TracePlot.bins(forWidth: width))
             do {
                 while let sample = try reader.next() { recorder.feed(sample) }
             } catch {
-                throw Classify.fail(error)
+                throw CommandFailure(error)
             }
             let plot = TracePlot(title: reader.name, maskDescription: engine.mask, width: width)
             let path = output ?? Self.defaultOutput(for: trace)
             do {
                 try AtomicFile.write(plot.render(recorder.finished), to: path)
-                if output == nil { print(path) }
             } catch {
-                printError("orientd: \(error)")
-                throw error.cannotCreate ? ExitStatus.cannotCreate : ExitStatus.ioError
+                throw CommandFailure(
+                    message: "orientd: \(error)", status: error.cannotCreate ? ExitStatus.cannotCreate : ExitStatus.ioError)
             }
+            if output == nil { print(path, to: &names) }
         }
     }
 }

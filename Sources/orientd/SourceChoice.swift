@@ -19,7 +19,7 @@ enum SourceChoice {
             } catch {
                 // As classify and plot answer the same trace: 66 when it cannot be opened, 65 for bad data.
                 logger.error("\(error)")
-                throw Orientd.Classify.fail(error, quietly: true)
+                throw CommandFailure(error).status
             }
         }
         return IIOSampleSource(configuration: LiveSensorConfiguration(device: device), udev: udev, logger: logger)

@@ -1,6 +1,7 @@
 import Foundation
 import OrientProtocol
 import OrientScenarios
+import OrientTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import OrientProtocol
+import OrientTestSupport
 
 /// One subscriber's events, checked as they arrive against the changes `orientd classify` printed for the same
 /// trace: every change, in order, none missing and none extra.

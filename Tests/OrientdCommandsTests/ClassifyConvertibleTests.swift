@@ -1,15 +1,16 @@
 import Foundation
 import OrientCore
+import OrientTestSupport
 import OrientTrace
 import Testing
 
 /// The keys a line of classify may hold.
 private let knownKeys: Set<String> = ["t", "device", "interface", "rotation", "posture", "tablet-mode", "hinge-angle"]
 
-@Suite("orientd classify: two-sensor traces")
+@Suite("orientd classify: two-sensor traces, in process")
 struct ClassifyConvertibleTests {
     func classify(_ path: String, _ options: [String] = []) throws -> [PrintedChange] {
-        let output = try OrientdProcess.run(["classify", path] + options)
+        let output = InProcessOrientd.run(["classify", path] + options)
         #expect(output.status == 0, "\(output.stderr)")
         return try PrintedChange.all(output.stdout)
     }
@@ -52,10 +53,10 @@ struct ClassifyConvertibleTests {
         // θ passes 200° at 2.385 s and 260° later in the same fold.
         let later = try #require(try classify(path, ["--tablet-mode-on-angle", "260"]).first { $0.tabletMode == .some(true) })
         #expect(later.t > standard.t + 0.2, "on at \(later.t), against \(standard.t) at 200°")
-        let refused = try OrientdProcess.run(["classify", path, "--tablet-mode-on-angle", "150"])
+        let refused = InProcessOrientd.run(["classify", path, "--tablet-mode-on-angle", "150"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("tablet-mode-off-angle: must be below tablet-mode-on-angle (150.0)"), "\(refused.stderr)")
-        let plot = try OrientdProcess.run(["plot", path, "--tablet-mode-off-angle", "wide", "-o", "/dev/null"])
+        let plot = InProcessOrientd.run(["plot", path, "--tablet-mode-off-angle", "wide", "-o", "/dev/null"])
         #expect(plot.status == 64)
         #expect(plot.stderr.contains("--tablet-mode-off-angle: \"wide\" is not a number"), "\(plot.stderr)")
     }
@@ -122,8 +123,8 @@ struct ClassifyConvertibleTests {
 
     @Test("A v1 trace prints what it printed before two-sensor traces existed, and the rotation")
     func v1Unchanged() throws {
-        let path = PlotCommandTests.demoTrace
-        let output = try OrientdProcess.run(["classify", path])
+        let path = TraceFiles.demo
+        let output = InProcessOrientd.run(["classify", path])
         #expect(output.status == 0)
         // The lines as the printer of v1 wrote them, from the orientation engine alone.
         let reader = try TraceReader(path: path)
@@ -141,13 +142,13 @@ struct ClassifyConvertibleTests {
         #expect(expected.split(separator: "\n").count > 10)
         #expect(output.stdout == expected)
         for options in [["--rotate-in", "tablet-mode"], ["--base-mount-matrix", "0, 1, 0; 1, 0, 0; 0, 0, 1"]] {
-            #expect(try OrientdProcess.run(["classify", path] + options).stdout == expected, "\(options) need a base")
+            #expect(InProcessOrientd.run(["classify", path] + options).stdout == expected, "\(options) need a base")
         }
     }
 
     @Test("A base that does not move leaves the orientation lines as the display alone gives them, under rotate-in always")
     func baseDoesNotDisturbOrientation() throws {
-        let reader = try TraceReader(path: PlotCommandTests.demoTrace)
+        let reader = try TraceReader(path: TraceFiles.demo)
         var display: [AccelSample] = []
         while let sample = try reader.next() { display.append(sample) }
         let withBase = display.map { AccelSample(time: $0.time, acceleration: $0.acceleration, base: ConvertibleTrace.baseOnDesk) }
@@ -163,18 +164,20 @@ struct ClassifyConvertibleTests {
 
     @Test("Malformed base columns exit 65 naming the line and field; bad new options exit 64")
     func errors() throws {
-        let bad = try OrientdProcess.run(
-            ["classify", "-"], stdin: "# orientd trace v2\nt,x,y,z,bx,by,bz\n0,0,-9.8,0,0,0,-9.8\n0.1,0,-9.8,0,abc,0,-9.8\n")
+        let badPath = try TraceFiles.write(text: "# orientd trace v2\nt,x,y,z,bx,by,bz\n0,0,-9.8,0,0,0,-9.8\n0.1,0,-9.8,0,abc,0,-9.8\n")
+        let bad = InProcessOrientd.run(["classify", badPath])
         #expect(bad.status == 65)
-        #expect(bad.stderr.contains(#"<stdin>:4: bx "abc" is not a finite number"#), "\(bad.stderr)")
-        let short = try OrientdProcess.run(["classify", "-"], stdin: "t,x,y,z,bx,by,bz\n0,0,-9.8,0,0\n")
+        #expect(bad.stderr.contains(#"\#(badPath):4: bx "abc" is not a finite number"#), "\(bad.stderr)")
+        let shortPath = try TraceFiles.write(text: "t,x,y,z,bx,by,bz\n0,0,-9.8,0,0\n")
+        let short = InProcessOrientd.run(["classify", shortPath])
         #expect(short.status == 65)
-        #expect(short.stderr.contains("<stdin>:2: expected 7 columns t,x,y,z,bx,by,bz, found 5"), "\(short.stderr)")
-        let future = try OrientdProcess.run(["classify", "-"], stdin: "# orientd trace v3\nt,x,y,z\n")
+        #expect(short.stderr.contains("\(shortPath):2: expected 7 columns t,x,y,z,bx,by,bz, found 5"), "\(short.stderr)")
+        let futurePath = try TraceFiles.write(text: "# orientd trace v3\nt,x,y,z\n")
+        let future = InProcessOrientd.run(["classify", futurePath])
         #expect(future.status == 65)
-        #expect(future.stderr.contains(#"<stdin>:1: unsupported trace version "3""#), "\(future.stderr)")
+        #expect(future.stderr.contains(#"\#(futurePath):1: unsupported trace version "3""#), "\(future.stderr)")
         for options in [["--rotate-in", "sideways"], ["--base-mount-matrix", "1, 0, 0"], ["--rotate-in"]] {
-            let usage = try OrientdProcess.run(["classify", "-"] + options, stdin: "")
+            let usage = InProcessOrientd.run(["classify", TraceFiles.fold] + options)
             #expect(usage.status == 64, "\(options)")
         }
     }
@@ -183,9 +186,7 @@ struct ClassifyConvertibleTests {
 extension ClassifyConvertibleTests {
     @Test("The shipped fold trace names the laptop upright as a landscape panel does, as the daemon on one would")
     func shippedFoldTraceIsLandscape() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Traces/fold.trace").standardized.path
-        let first = try #require(try classify(path).first { $0.device != nil })
+        let first = try #require(try classify(TraceFiles.fold).first { $0.device != nil })
         #expect(first.device == "landscape-left")
         #expect(first.interface == "landscape-right")
     }

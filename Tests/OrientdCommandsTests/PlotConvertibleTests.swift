@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import OrientTestSupport
 import OrientTrace
 import Testing
 
@@ -7,17 +8,17 @@ import Testing
 import FoundationXML
 #endif
 
-@Suite("orientd plot: two-sensor traces")
+@Suite("orientd plot: two-sensor traces, in process")
 struct PlotConvertibleTests {
     /// Plots `trace` and classifies it with the same options, checking that they tell the same story: the
     /// orientation bands and commit marks hold classify's orientation lines, the posture band its postures and
     /// the tablet-mode band its tablet modes, each after the `unknown` before the first.
     func plotAgreesWithClassify(_ trace: String, options: [String] = []) throws -> (PlottedSVG, [PrintedChange]) {
-        let output = try temporaryFolder().appendingPathComponent("plot.svg").path
-        let plotted = try OrientdProcess.run(["plot", trace, "-o", output] + options)
+        let output = try TraceFiles.folder().appendingPathComponent("plot.svg").path
+        let plotted = InProcessOrientd.run(["plot", trace, "-o", output] + options)
         #expect(plotted.status == 0, "\(plotted.stderr)")
-        #expect(plotted.stdout.isEmpty && plotted.stderr.isEmpty)
-        let lines = try PrintedChange.all(try OrientdProcess.run(["classify", trace] + options).stdout)
+        #expect(plotted.stdout.isEmpty, "the name is printed only when plot chose it")
+        let lines = try PrintedChange.all(InProcessOrientd.run(["classify", trace] + options).stdout)
         let svg = try PlottedSVG(path: output)
         let orientation = lines.filter { $0.device != nil }
         #expect(try svg.band("device-band") == runs(["unknown"] + orientation.compactMap(\.device)))
@@ -79,8 +80,8 @@ struct PlotConvertibleTests {
 
     @Test("A trace of the display alone has no posture bands, θ panel or their styles")
     func displayAlone() throws {
-        let output = try temporaryFolder().appendingPathComponent("plot.svg").path
-        #expect(try OrientdProcess.run(["plot", PlotCommandTests.demoTrace, "-o", output]).status == 0)
+        let output = try TraceFiles.folder().appendingPathComponent("plot.svg").path
+        #expect(InProcessOrientd.run(["plot", TraceFiles.demo, "-o", output]).status == 0)
         let svg = try PlottedSVG(path: output)
         for id in ["posture-band", "tablet-mode-band", "series-hinge-angle", "hinge-unknown", "tablet-mode-angles"] {
             #expect(!svg.contains(id: id), "\(id)")
