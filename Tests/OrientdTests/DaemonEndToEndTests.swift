@@ -2,6 +2,7 @@ import Foundation
 import OrientCore
 import OrientProtocol
 import OrientScenarios
+import OrientTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Glibc
 struct DaemonEndToEndTests {
     /// A short recording (about 20 s at 50 Hz) with its expected changes.
     static func trace(seed: UInt64 = 21) throws -> (path: String, expected: ExpectedChanges) {
-        let path = try writeTrace(ScenarioLibrary.session(rate: 50, seed: seed))
+        let path = try TraceFiles.write(ScenarioLibrary.session(rate: 50, seed: seed))
         return (path, try ExpectedChanges(trace: path))
     }
 

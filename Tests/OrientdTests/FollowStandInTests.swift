@@ -1,5 +1,6 @@
 import Foundation
 import OrientCore
+import OrientTestSupport
 import Testing
 
 #if canImport(Glibc)

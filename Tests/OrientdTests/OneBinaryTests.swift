@@ -1,4 +1,5 @@
 import Foundation
+import OrientTestSupport
 import Testing
 
 /// The release installs one binary, /usr/bin/orientd, with /usr/bin/orientctl a link to it: the name it is
@@ -7,7 +8,7 @@ import Testing
 struct OneBinaryTests {
     /// A link to the built orientd named `name`, in a folder of its own.
     private static func link(named name: String) throws -> String {
-        let path = try temporaryFolder().appendingPathComponent(name).path
+        let path = try TraceFiles.folder().appendingPathComponent(name).path
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: OrientdProcess.binary)
         return path
     }

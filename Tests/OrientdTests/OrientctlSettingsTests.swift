@@ -1,6 +1,7 @@
 import Foundation
 import OrientCore
 import OrientScenarios
+import OrientTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -80,7 +81,7 @@ struct OrientctlSettingsTests {
     @Test("get with settings answers for them: a device lying flat is in the preferred orientation")
     func getFlat() throws {
         let flat = Pose(angle: 0, tilt: 90)
-        let path = try writeTrace(Scenario.make("flat", rate: 50, start: flat, pieces: [.hold(flat, seconds: 1)], seed: 1))
+        let path = try TraceFiles.write(Scenario.make("flat", rate: 50, start: flat, pieces: [.hold(flat, seconds: 1)], seed: 1))
         let daemon = try DaemonHarness(["--replay", path, "--sampling", "always"])
         try daemon.waitUntilListening()
         #expect(try daemon.poll { $0.device == "face-up" }?.device == "face-up")

@@ -10,7 +10,7 @@ struct PlotCommandTests {
 
     @Test("Without --output the image is the trace's name with .svg in the current folder, and its name is printed")
     func defaultOutput() throws {
-        let folder = try temporaryFolder().path
+        let folder = try TraceFiles.folder().path
         let plotted = try OrientdProcess.run(
             ["-c", "cd \(folder) && exec \"$0\" plot \(Self.demoTrace)", OrientdProcess.binary], executable: "/bin/sh")
         #expect(plotted.status == 0, "\(plotted.stderr)")
@@ -23,7 +23,7 @@ struct PlotCommandTests {
 
     @Test("Bad data read from standard input exits 65 naming <stdin> and its line, and leaves the image as it was")
     func standardInputFailure() throws {
-        let output = try temporaryFolder().appendingPathComponent("plot.svg").path
+        let output = try TraceFiles.folder().appendingPathComponent("plot.svg").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: output))
         let bad = try OrientdProcess.run(["plot", "-", "-o", output], stdin: "t,x,y,z\n0,1,2,3\n0.1,1,2\n")
         #expect(bad.status == 65)

@@ -1,5 +1,6 @@
 import Foundation
 import OrientScenarios
+import OrientTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -82,7 +83,7 @@ struct SystemdNotifyTests {
     private static func start(watchdog: Int, wrapper: [String] = []) throws -> (DaemonHarness, NotifySocket) {
         let folder = try DaemonHarness.makeFolder()
         let notify = try NotifySocket(path: folder + "/notify")
-        let trace = try writeTrace(ScenarioLibrary.session(rate: 50, seed: 30))
+        let trace = try TraceFiles.write(ScenarioLibrary.session(rate: 50, seed: 30))
         let daemon = try DaemonHarness(
             ["--replay", trace], folder: folder, wrapper: wrapper,
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": String(watchdog)])

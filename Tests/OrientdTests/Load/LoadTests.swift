@@ -30,7 +30,7 @@ struct LoadTests {
         // About 3 s of trace per turn: 5 turns per second of run gives hundreds of changes, replayed fast enough
         // to take `seconds`.
         let scenario = ScenarioLibrary.session(rate: 50, seed: 41, turns: 5 * Self.seconds)
-        let path = try writeTrace(scenario)
+        let path = try TraceFiles.write(scenario)
         let classified = try OrientdProcess.run(["classify", path])
         let expected = try changes(classified.stdout)
         // Over 4 changes a second: hundreds in the default minute.
