@@ -241,13 +241,16 @@ let package = Package(
         .testTarget(
             name: "OrientToolsTests",
             dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
-        // orientd's offline commands (classify, plot, check-config) run in process: parsed from their arguments, their
-        // work writing to a string; what only a process shows stays in OrientdTests.
+        // orientd's executable module in process: its offline commands (classify, plot, check-config), parsed from
+        // their arguments, their work writing to a string, and the daemon's wiring (its parts and their settings);
+        // what only a process shows stays in OrientdTests.
         .testTarget(
             name: "OrientdCommandsTests",
             dependencies: [
-                "orientd", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
+                "orientd", "OrientConfiguration", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "OrientdTests",
