@@ -239,7 +239,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "OrientToolsTests",
-            dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
+            dependencies: [
+                "OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "OrientdTests",
             dependencies: [
