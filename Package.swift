@@ -240,7 +240,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "OrientToolsTests",
-            dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
+            dependencies: [
+                "OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // orientd's executable module in process: its offline commands (classify, plot, check-config), parsed from
         // their arguments, their work writing to a string, and the daemon's wiring (its parts and their settings);
         // what only a process shows stays in OrientdTests.

@@ -28,7 +28,9 @@ final class FolderDeviceDirectory: DeviceDirectory {
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
-    /// Makes device `id`'s folder with `attributes` (sysfs's trailing newline added), and announces it.
+    /// Makes device `id`'s folder with `attributes` (sysfs's trailing newline added), and announces it. An attribute
+    /// in a subfolder (`scan_elements/in_intensity_both_en`) is written there, and left out of the device's udev
+    /// attributes, as udev lists only a device's own.
     @discardableResult
     func add(
         _ id: String, subsystem: String = "iio", name: String? = nil, types: Set<String> = [],
@@ -38,7 +40,8 @@ final class FolderDeviceDirectory: DeviceDirectory {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for (attribute, value) in attributes { try write(value, to: "\(path)/\(attribute)") }
         let device = IIODeviceFacts(
-            id: id, path: path, name: name, sensorProxyTypes: types, attributes: Set(attributes.keys),
+            id: id, path: path, name: name, sensorProxyTypes: types,
+            attributes: Set(attributes.keys.filter { !$0.contains("/") }),
             proximityNearLevel: nearLevel, subsystem: subsystem)
         announce(UdevEvent(action: "add", id: id, subsystem: subsystem)) { $0[id] = device }
         return device
@@ -66,6 +69,8 @@ final class FolderDeviceDirectory: DeviceDirectory {
     }
 
     private func write(_ value: String, to path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try (value + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 

@@ -192,6 +192,7 @@ final class EventLog: Sendable {
     func append(_ event: ReadingEvent) { events.withLock { $0.append(event) } }
 
     var isEmpty: Bool { events.withLock { $0.isEmpty } }
+    var all: [ReadingEvent] { events.withLock { $0 } }
     var last: ReadingEvent? { events.withLock { $0.last } }
 
     func count(where matches: (ReadingEvent) -> Bool) -> Int { events.withLock { $0.filter(matches).count } }

@@ -83,26 +83,19 @@ final class CalibrateProcess: @unchecked Sendable {
         return errorText
     }
 
-    /// The first line of standard error from `offset` on that contains `text`, once it has been written; `nil`
-    /// after `timeout` seconds or when the process has ended without writing it.
+    /// The first line of standard error that contains `text`, once it has been written; `nil` after `timeout`
+    /// seconds or when the process has ended without writing it.
     @discardableResult
-    func waitForLine(containing text: String, after offset: Int = 0, timeout: Double = 60) -> String? {
+    func waitForLine(containing text: String, timeout: Double = 60) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            let lines = String(decoding: errorText.utf8.dropFirst(offset), as: UTF8.self).split(separator: "\n")
+            let lines = errorText.split(separator: "\n")
             if let line = lines.first(where: { $0.contains(text) }) { return String(line) }
             if exitStatus != nil && openPipes == 0 { return nil }
             if !condition.wait(until: deadline) { return nil }
         }
-    }
-
-    /// Where standard error ends now: a later `waitForLine(after:)` looks only at what comes after.
-    var mark: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return errorText.utf8.count
     }
 
     /// Waits for the process to end and its output to be read; the exit status (`nil` if it did not end within

@@ -89,48 +89,6 @@ struct ResumeTests {
         #expect(setup.daemon.process.isRunning, "no restart")
     }
 
-    @Test("A buffered light sensor whose first scan after a resume is 0 is read again from the sensor itself: a client never hears the phantom 0, and hears a real one")
-    func phantomZero() throws {
-        let setup = try Setup(light: false)
-        let light = HIDSensor.light
-        try light.add(to: setup.testbed)
-        let mock = try logind(setup)
-        defer { mock.kill() }
-        try setup.startOrientd()
-        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
-        let client = try setup.client(watching: true)
-        #expect(light.claim("claim-light", by: client, setup.testbed, feeding: 500) == "ok")
-        #expect(waitFor { setup.level() == "d 50" }, "\(setup.daemon.log)")
-        // The emulated node is a PTY, which keeps what is written until it is read, where a kernel's buffer is emptied
-        // when disabled: two reads of the buffer take any scan the claim wrote beyond the one answered.
-        usleep(1_500_000)
-        prepareForSleep(setup, true)
-        #expect(waitFor { setup.daemon.log.contains("the machine goes to sleep") }, "\(setup.daemon.log)")
-        // The room as the sensor itself reads it (its raw attribute): 90 lux.
-        try setup.testbed.set(light.sysfsPath, "in_intensity_both_raw", "900")
-        prepareForSleep(setup, false)
-        #expect(waitFor { setup.daemon.log.components(separatedBy: "light sensor als (iio:device1): found by").count == 3 }, "opened again")
-        let start = setup.drain(client)
-        // The hub wakes with one scan of 0 and sends nothing more: read again, the buffer would give that 0 twice.
-        try setup.testbed.stream(light.node, scanHex: HIDSensor.scan(0), count: 1, rate: 10)
-        #expect(waitFor(timeout: 5) { setup.level() == "d 90" }, "read from the sensor itself\n\(setup.daemon.log)")
-        _ = setup.drain(client)
-        let heard = client.lines.dropFirst(start).filter { $0.contains("'LightLevel': <") }
-        #expect(heard.count == 1 && heard.first?.contains("'LightLevel': <90.0>") == true, "\(heard)")
-        let status = try LineClient(path: setup.daemon.socket).request(#""op":"status""#)
-        #expect(status?.statusReport?.incidents?.first { $0.sensor == "light" }?.last.hasPrefix("read 0 as it opened again") == true,
-                "\(String(describing: status?.statusReport?.incidents))")
-
-        // Dark after all: asleep the room goes dark, and a 0 read from the sensor itself is published.
-        prepareForSleep(setup, true)
-        try setup.testbed.set(light.sysfsPath, "in_intensity_both_raw", "0")
-        prepareForSleep(setup, false)
-        #expect(waitFor { setup.daemon.log.components(separatedBy: "light sensor als (iio:device1): found by").count == 4 }, "opened again")
-        try setup.testbed.stream(light.node, scanHex: HIDSensor.scan(0), count: 1, rate: 10)
-        #expect(waitFor(timeout: 5) { setup.level() == "d 0" }, "\(setup.daemon.log)")
-        #expect(setup.daemon.process.isRunning, "no restart")
-    }
-
     @Test("A resume opens nothing that nobody wants")
     func nothingClaimed() throws {
         let setup = try Setup()

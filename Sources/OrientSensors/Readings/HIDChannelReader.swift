@@ -1,6 +1,6 @@
 import Logging
 
-/// A HID sensor hub's channel read through its buffer (``IIOBufferedChannel``).
+/// A HID sensor hub's channel read through its buffer (``ChannelBuffer``: ``IIOBufferedChannel``, or a test's).
 ///
 /// A hub sends a scan only when its reading changes beyond its change sensitivity, so a steady room (or a compass
 /// lying still) sends nothing, and the last value holds. Hubs are also known to stall. So a silence is checked with
@@ -45,18 +45,6 @@ final class HIDChannelReader {
     private var silence = BufferSilence()
     /// What was logged since ``takeIncidents()``.
     private var incidents: [String] = []
-
-    /// Opens the channel as ``IIOBufferedChannel`` does (see there for the arguments).
-    convenience init(
-        device: IIODeviceFacts, channel: String, sharedPrefix: String, trigger: String, tolerance: Tolerance,
-        logger: Logger
-    ) throws(AttributeFault) {
-        let buffer = try IIOBufferedChannel(
-            device: device, channel: channel, sharedPrefix: sharedPrefix, trigger: trigger, logger: logger)
-        self.init(
-            buffer: buffer, id: device.id, rawPath: device.attributePath("in_\(channel)_raw"), tolerance: tolerance,
-            now: monotonicSeconds, logger: logger)
-    }
 
     /// Reads `buffer`, and the raw attribute at `rawPath` when it is silent, on the clock `now`.
     init(

@@ -12,8 +12,9 @@ import Glibc
 /// so between scans the last one's value stands (and is read again: the light filter needs a second reading to
 /// confirm a change). While the buffer says nothing, the raw attribute is read on a widening schedule: it gives the
 /// value when no scan came since opening, and tells a steady sensor from a stalled buffer, which is then polled
-/// (``HIDChannelReader``). What sets each kind apart is its ``HIDChannel``.
-final class IIOBuffered<Channel: HIDChannel>: PolledReadingDriver {
+/// (``HIDChannelReader``). What sets each kind apart is its ``HIDChannel``; `Buffers` opens the buffer (libiio's,
+/// ``LibIIOBuffers``, or a test's).
+final class IIOBuffered<Channel: HIDChannel, Buffers: ChannelBufferOpening>: PolledReadingDriver {
     static var kind: SensorKind { Channel.kind }
     static var raisesSamplingFrequencyWhenOpened: Bool { true }
     /// iio-sensor-proxy's interval.
@@ -28,9 +29,13 @@ final class IIOBuffered<Channel: HIDChannel>: PolledReadingDriver {
     private let buffer: HIDChannelReader
 
     init(device: IIODeviceFacts, logger: Logger) throws(AttributeFault) {
-        buffer = try HIDChannelReader(
-            device: device, channel: Channel.channel, sharedPrefix: Channel.sharedPrefix, trigger: Channel.trigger,
-            tolerance: Channel.tolerance, logger: logger)
+        let attributes = try BufferedChannelAttributes(
+            device: device, channel: Channel.channel, sharedPrefix: Channel.sharedPrefix, logger: logger)
+        let opened = try Buffers.open(
+            device, channel: Channel.channel, attributes: attributes, trigger: Channel.trigger, logger: logger)
+        buffer = HIDChannelReader(
+            buffer: opened, id: device.id, rawPath: device.attributePath("in_\(Channel.channel)_raw"),
+            tolerance: Channel.tolerance, now: Buffers.clock(for: device), logger: logger)
     }
 
     func takeIncidents() -> [String] { buffer.takeIncidents() }
@@ -85,8 +90,8 @@ enum HIDCompass: HIDChannel {
     static func reading(_ value: Double) -> Reading { .compass(heading: value) }
 }
 
-typealias IIOBufferedLight = IIOBuffered<HIDLight>
-typealias IIOBufferedCompass = IIOBuffered<HIDCompass>
+typealias IIOBufferedLight = IIOBuffered<HIDLight, LibIIOBuffers>
+typealias IIOBufferedCompass = IIOBuffered<HIDCompass, LibIIOBuffers>
 
 /// Whether `device` has `channel` as a scan element (`scan_elements/in_<channel>_en`), as iio-sensor-proxy's udev
 /// rule tests it: udev lists only a device's top-level attributes.

@@ -36,15 +36,16 @@ final class IIOBufferedChannel {
 
     /// - Parameters:
     ///   - channel: the sysfs name without direction and suffix (`intensity_both`, `rot_from_north_magnetic_tilt_comp`).
-    ///   - sharedPrefix: the attribute prefix shared by the channel's type, where its scale and offset may be instead
-    ///     (`in_intensity`, `in_rot`).
+    ///   - attributes: what the channel's files said (``BufferedChannelAttributes``).
     ///   - trigger: the trigger's name without the device number (`als`, `magn_3d`): `als-dev1` for `iio:device1`.
-    init(device: IIODeviceFacts, channel name: String, sharedPrefix: String, trigger: String, logger: Logger) throws(AttributeFault) {
+    init(
+        device: IIODeviceFacts, channel name: String, attributes: BufferedChannelAttributes, trigger: String,
+        logger: Logger
+    ) throws(AttributeFault) {
         nodePath = "/dev/\(device.id)"
-        // The type is read here rather than from libiio, so that garbage in it is reported with its file.
-        format = try ScanElements.format("in_\(name)", ofDeviceAt: device.path)
-        scale = try Self.scale(of: device, channel: name, sharedPrefix: sharedPrefix, logger: logger)
-        offset = try Self.number(of: device, ["in_\(name)_offset", "\(sharedPrefix)_offset"]) ?? 0
+        format = attributes.format
+        scale = attributes.scale
+        offset = attributes.offset
 
         guard let context = iio_create_local_context() else {
             throw AttributeFault(path: "/sys/bus/iio/devices", problem: .unreadable(errno: errno))
@@ -132,25 +133,6 @@ final class IIOBufferedChannel {
         let last = first + (scans - 1) * step
         guard last + format.storageBytes <= end else { return nil }
         return format.decode(UnsafeRawBufferPointer(start: last, count: format.storageBytes))
-    }
-
-    /// `in_<channel>_scale`, else `<shared>_scale`; 1 when neither is there. A scale of 0 counts as 1, as in
-    /// iio-sensor-proxy, and is logged naming the file.
-    private static func scale(of device: IIODeviceFacts, channel: String, sharedPrefix: String, logger: Logger) throws(AttributeFault) -> Double {
-        let names = ["in_\(channel)_scale", "\(sharedPrefix)_scale"]
-        guard let scale = try number(of: device, names) else { return 1 }
-        if scale == 0 {
-            let name = names.first(where: device.attributes.contains) ?? names[0]
-            logger.warning("\(device.id): \(device.attributePath(name)) reads 0; using 1, as iio-sensor-proxy does")
-            return 1
-        }
-        return scale
-    }
-
-    /// The first of `names` the device has, as a number; nil when it has none of them.
-    private static func number(of device: IIODeviceFacts, _ names: [String]) throws(AttributeFault) -> Double? {
-        guard let name = names.first(where: device.attributes.contains) else { return nil }
-        return try readNumber(device.attributePath(name))
     }
 
     /// `rot_from_north_magnetic_tilt_comp` from libiio's id `rot_from_north_magnetic` and name `tilt_comp`.

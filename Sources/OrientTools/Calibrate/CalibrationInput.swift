@@ -14,10 +14,11 @@ enum CalibrationInput: Sendable {
     /// SIGINT or SIGTERM.
     case interrupted(Int32)
 
-    /// Merges the sources' events, Enter (from standard input when it is a terminal) and `signals`. Cancelling the
-    /// returned stream's consumer stops the captures.
+    /// Merges the sources' events, Enter (each line `readLines` reports, when `readsEnter`) and `signals`.
+    /// Cancelling the returned stream's consumer stops the captures.
     static func merged(
-        display: some SampleSource, base: (some SampleSource)?, signals: AsyncStream<Int32>, readsEnter: Bool
+        display: some SampleSource, base: (some SampleSource)?, signals: AsyncStream<Int32>, readsEnter: Bool,
+        readLines: (@escaping @Sendable () -> Void) -> Void
     ) -> AsyncStream<CalibrationInput> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: CalibrationInput.self, bufferingPolicy: .bufferingNewest(4096))
@@ -44,7 +45,7 @@ enum CalibrationInput: Sendable {
 
     /// Calls `line` for each line typed on standard input, from a thread of its own (a blocking read). The thread
     /// ends at end of file; otherwise the process's exit ends it.
-    private static func readLines(_ line: @escaping @Sendable () -> Void) {
+    static func readStandardInput(_ line: @escaping @Sendable () -> Void) {
         startThread(name: "orientd-enter") {
             var byte: UInt8 = 0
             while read(0, &byte, 1) == 1 {

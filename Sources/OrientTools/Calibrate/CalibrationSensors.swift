@@ -29,13 +29,16 @@ struct CalibrationSensors {
         return CalibrationSensors(display: display, base: base)
     }
 
-    /// The hwdb match line of each sensor, from its parent's modalias and the machine's DMI modalias.
-    func matches() throws(HwdbMatchError) -> (display: HwdbMatch, base: HwdbMatch?) {
-        guard let dmi = SensorModalias.dmi() else {
+    /// The hwdb match line of each sensor, from its parent's modalias (`parentModalias`, by sysfs path) and the
+    /// machine's DMI modalias (`dmi`, `nil` when the kernel has none).
+    func matches(dmi: String?, parentModalias: (String) -> String?) throws(HwdbMatchError)
+        -> (display: HwdbMatch, base: HwdbMatch?)
+    {
+        guard let dmi else {
             throw HwdbMatchError(description: "the kernel gives no DMI modalias (/sys/class/dmi/id/modalias)")
         }
         func match(_ sensor: AccelerometerCandidate) throws(HwdbMatchError) -> HwdbMatch {
-            guard let parent = SensorModalias.parent(ofSysfsPath: sensor.path) else {
+            guard let parent = parentModalias(sensor.path) else {
                 throw HwdbMatchError(
                     description: "\(sensor.id) has no parent device on the usb, i2c or platform bus with a modalias")
             }

@@ -22,12 +22,21 @@ public enum CalibrationSession {
     {
         // The session's one view of udev: it finds the sensors, and follows them while it reads.
         let udev = UdevHub()
-        let sensors = try CalibrationSensors.find(request, udev: udev)
+        return try await run(request, environment, on: try .live(request, udev: udev, environment: environment))
+    }
+
+    /// The session on `machine`'s sensors, sources and terminal.
+    static func run<Source: SampleSource>(
+        _ request: CalibrateRequest, _ environment: CalibrateEnvironment, on machine: CalibrationMachine<Source>
+    ) async throws(CalibrateFailure)
+        -> CalibrationReport
+    {
+        let sensors = machine.sensors
         let say = environment.say
         var notes: [String] = []
         var matches: (display: HwdbMatch?, base: HwdbMatch?) = (nil, nil)
         do {
-            matches = try sensors.matches()
+            matches = try sensors.matches(dmi: machine.dmiModalias, parentModalias: machine.parentModalias)
         } catch {
             guard !request.writes else {
                 throw .unavailable("cannot build the hwdb match line: \(error); --no-write measures the matrix anyway")
@@ -49,14 +58,9 @@ public enum CalibrationSession {
             }
         }
         defer { watcher.cancel() }
-        let configuration = { (id: String) in LiveSensorConfiguration(device: id, readsBase: false) }
-        let displaySource = IIOSampleSource(
-            configuration: configuration(sensors.display.id), udev: udev, logger: environment.logger)
-        let baseSource = sensors.base.map {
-            IIOSampleSource(configuration: configuration($0.id), udev: udev, logger: environment.logger)
-        }
         let inputs = CalibrationInput.merged(
-            display: displaySource, base: baseSource, signals: signals, readsEnter: environment.readsEnter)
+            display: machine.display, base: machine.base, signals: signals, readsEnter: environment.readsEnter,
+            readLines: machine.readLines)
 
         let base = sensors.base.map { " and the base sensor \($0.name ?? $0.id) (\($0.id))" } ?? ""
         say("Calibrating \(sensors.display.name ?? sensors.display.id) (\(sensors.display.id))\(base).")
