@@ -224,7 +224,14 @@ let package = Package(
         // CLinuxInput for the kernel's event type, to build and read the events the switches decode and encode.
         .testTarget(name: "OrientInputTests", dependencies: ["OrientInput", "CLinuxInput"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
-        .testTarget(name: "OrientctlCommandsTests", dependencies: ["OrientctlCommands", "OrientProtocol", "OrientCore"]),
+        // orientctl's commands run in process against a stand-in daemon on a socket of the test's own; what only a
+        // process or the real daemon shows stays in OrientdTests.
+        .testTarget(
+            name: "OrientctlCommandsTests",
+            dependencies: [
+                "OrientctlCommands", "OrientProtocol", "OrientCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",
@@ -242,11 +249,11 @@ let package = Package(
             name: "OrientToolsTests",
             dependencies: ["OrientTools", "OrientCore", "OrientScenarios", "OrientTrace", "OrientSampleSource", "OrientSensors"]),
         // orientd's offline commands (classify, plot, check-config) run in process: parsed from their arguments, their
-        // work writing to a string; what only a process shows stays in OrientdTests.
+        // work writing to a string; what only a process shows stays in OrientdTests. orientctl's --version beside.
         .testTarget(
             name: "OrientdCommandsTests",
             dependencies: [
-                "orientd", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
+                "orientd", "OrientctlCommands", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
