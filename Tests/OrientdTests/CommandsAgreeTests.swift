@@ -2,34 +2,10 @@ import Foundation
 import Testing
 
 /// The two commands, their help and their manuals say the same things the same way (issue 54, "Names and flags
-/// disagree"): what one offers, the other does not lack. Their versions and watch's help are compared in process
-/// (VersionTests, WatchHelpTests); here, what needs the binaries or the daemon.
+/// disagree"): what one offers, the other does not lack. Their versions, watch's help and doctor's JSON keys are
+/// compared in process (VersionTests, WatchHelpTests, DoctorJSONTests); here, what needs the binaries or the daemon.
 @Suite("orientd and orientctl agree")
 struct CommandsAgreeTests {
-    @Test("doctor --json writes its keys in kebab-case, as the protocol does, and paths without escaped slashes")
-    func doctorJSONKeys() throws {
-        let socket = "/nonexistent/orientd.sock"
-        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "0.2", "--socket", socket])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        var keys: [String] = []
-        func collect(_ value: Any) {
-            if let object = value as? [String: Any] {
-                keys += object.keys
-                object.values.forEach(collect)
-            } else if let array = value as? [Any] {
-                array.forEach(collect)
-            }
-        }
-        collect(report)
-        #expect(keys.contains("missing-reading-sensors"), "\(keys)")
-        #expect(keys.allSatisfy { $0 == $0.lowercased() && !$0.contains("_") }, "\(keys)")
-        // The unreachable daemon's socket is named in the report, as a path.
-        #expect(output.stdout.contains("\"\(socket)\""), "\(output.stdout)")
-        #expect(!output.stdout.contains("\\/"), "\(output.stdout)")
-    }
-}
-
-extension CommandsAgreeTests {
     @Test(
         "Log lines are plain on a terminal or in a file, and carry the journal's priority only on the journal's stream",
         arguments: [("none", false), ("matching", true), ("another stream's", false)])
