@@ -224,7 +224,14 @@ let package = Package(
         // CLinuxInput for the kernel's event type, to build and read the events the switches decode and encode.
         .testTarget(name: "OrientInputTests", dependencies: ["OrientInput", "CLinuxInput"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
-        .testTarget(name: "OrientctlCommandsTests", dependencies: ["OrientctlCommands", "OrientProtocol", "OrientCore"]),
+        // orientctl's commands run in process against a stand-in daemon on a socket of the test's own; what only a
+        // process or the real daemon shows stays in OrientdTests.
+        .testTarget(
+            name: "OrientctlCommandsTests",
+            dependencies: [
+                "OrientctlCommands", "OrientProtocol", "OrientCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // NIOEmbedded and Logging to drive the sensor pipeline on an embedded event loop.
         .testTarget(
             name: "OrientServerTests",
@@ -246,11 +253,12 @@ let package = Package(
             ]),
         // orientd's executable module in process: its offline commands (classify, plot, check-config), parsed from
         // their arguments, their work writing to a string, and the daemon's wiring (its parts and their settings);
-        // what only a process shows stays in OrientdTests.
+        // orientctl's --version beside them. What only a process shows stays in OrientdTests.
         .testTarget(
             name: "OrientdCommandsTests",
             dependencies: [
-                "orientd", "OrientConfiguration", "OrientCore", "OrientScenarios", "OrientTrace", "OrientTestSupport",
+                "orientd", "OrientctlCommands", "OrientConfiguration", "OrientCore", "OrientScenarios", "OrientTrace",
+                "OrientTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -27,6 +27,9 @@ struct ClientError: Error {
     static func protocolViolation(_ detail: String) -> ClientError {
         ClientError(message: "unexpected reply from orientd: \(detail)", status: ExitCode(70))
     }
+
+    /// What orientctl writes to standard error for it.
+    var line: String { "orientctl: \(message)\n" }
 }
 
 /// Runs `body`, printing a ClientError to standard error and exiting with its status.
@@ -34,7 +37,7 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ClientError {
-        writeStandardError("orientctl: \(error.message)\n")
+        writeStandardError(error.line)
         throw error.status
     }
 }
@@ -49,16 +52,9 @@ func environmentValue(_ name: String) -> String? {
     return String(cString: value)
 }
 
-/// Writes a line to standard output at once: `monitor` is read line by line through pipes, where buffered
-/// output would sit until the buffer filled.
+/// Writes a line to standard output at once (`follow`'s lines; the other commands write to a stream, usually
+/// ``UnbufferedStandardOutput``).
 func printLine(_ text: String) {
-    var line = text + "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    var output = UnbufferedStandardOutput()
+    output.writeLine(text)
 }

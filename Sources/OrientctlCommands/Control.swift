@@ -11,7 +11,12 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await control(connection: connection, json: json) { .lock }
+            try await reportingControl { try await send(printingTo: &$0) }
+        }
+
+        /// The command's work: the lock asked for, and the state that results to `output`.
+        func send(printingTo output: inout some TextOutputStream) async throws {
+            try await control(connection: connection, json: json, printingTo: &output) { .lock }
         }
     }
 
@@ -24,7 +29,12 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await control(connection: connection, json: json) { .unlock }
+            try await reportingControl { try await send(printingTo: &$0) }
+        }
+
+        /// The command's work: the unlock asked for, and the state that results to `output`.
+        func send(printingTo output: inout some TextOutputStream) async throws {
+            try await control(connection: connection, json: json, printingTo: &output) { .unlock }
         }
     }
 
@@ -38,29 +48,40 @@ extension Orientctl {
         @Argument(help: "A mask such as all, landscape or portrait|landscape-left, or default.") var mask: String
 
         func run() async throws {
+            try await reportingControl { try await send(printingTo: &$0) }
+        }
+
+        /// The command's work: the mask asked for, and the state that results to `output`.
+        func send(printingTo output: inout some TextOutputStream) async throws {
             // Checked once connected, so that a bad mask gets the answer the daemon gives one (65, bad-field)
             // and a daemon that is not running is still said to be so.
-            try await control(connection: connection, json: json) { [mask] () throws(ProtocolError) in
+            try await control(connection: connection, json: json, printingTo: &output) { [mask] () throws(ProtocolError) in
                 try .setMask(parsing: mask)
             }
         }
     }
 }
 
-/// Sends a control request and prints the resulting state.
+/// Runs a control command's work on standard output, reporting its ``ClientError``.
+private func reportingControl(_ send: (inout UnbufferedStandardOutput) async throws -> Void) async throws {
+    var standardOutput = UnbufferedStandardOutput()
+    try await reportingErrors { try await send(&standardOutput) }
+}
+
+/// Sends a control request and writes the resulting state to `output`.
+/// - Throws: ``ClientError`` when the daemon cannot be reached or refuses (a bad mask is refused as it would).
 private func control(
-    connection: ConnectionOptions, json: Bool, _ operation: @escaping () throws(ProtocolError) -> Request.Operation
+    connection: ConnectionOptions, json: Bool, printingTo output: inout some TextOutputStream,
+    _ operation: @escaping () throws(ProtocolError) -> Request.Operation
 ) async throws {
-    try await reportingErrors {
-        let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
-            let request: Request.Operation
-            do throws(ProtocolError) {
-                request = try operation()
-            } catch {
-                throw ClientError.refused(error)
-            }
-            return try await client.requestRaw(request)
+    let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+        let request: Request.Operation
+        do throws(ProtocolError) {
+            request = try operation()
+        } catch {
+            throw ClientError.refused(error)
         }
-        printLine(json ? StateText.json(reply: text) : StateText.human(reply))
+        return try await client.requestRaw(request)
     }
+    output.writeLine(json ? StateText.json(reply: text) : StateText.human(reply))
 }

@@ -26,15 +26,20 @@ extension Orientctl {
         @Flag(help: "Print the daemon's state as one line of JSON.") var json = false
 
         func run() async throws {
-            try await reportingErrors {
-                // A reply may take a while: no read timeout is set, so a daemon that needs time to read
-                // the sensor before answering is waited for.
-                let request = Request.Operation.get(settings.given, readings: readings.asked)
-                let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
-                    try await client.requestRaw(request)
-                }
-                printLine(json ? StateText.json(reply: text) : StateText.human(reply))
+            var standardOutput = UnbufferedStandardOutput()
+            try await reportingErrors { try await get(printingTo: &standardOutput) }
+        }
+
+        /// The command's work: the daemon's answer to `output`, as text or as its JSON line.
+        /// - Throws: ``ClientError`` when the daemon cannot be reached, refuses, or answers nonsense.
+        func get(printingTo output: inout some TextOutputStream) async throws {
+            // A reply may take a while: no read timeout is set, so a daemon that needs time to read
+            // the sensor before answering is waited for.
+            let request = Request.Operation.get(settings.given, readings: readings.asked)
+            let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+                try await client.requestRaw(request)
             }
+            output.writeLine(json ? StateText.json(reply: text) : StateText.human(reply))
         }
     }
 }

@@ -24,20 +24,26 @@ extension Orientctl {
         @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
 
         func run() async throws {
-            try await reportingErrors {
-                try await DaemonClient.withConnection(path: connection.path) { client in
-                    let (text, reply) = try await client.requestRaw(
-                        .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all), readings: readings.asked))
-                    printLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
-                    releaseStartupPages()
-                    var sensor = reply.sensor
-                    while let (text, message) = try await client.nextLine() {
-                        guard message.event != nil else { continue }
-                        printLine(json ? text : StateText.humanEvent(message, sensorBefore: sensor))
-                        sensor = message.sensor ?? sensor
-                    }
-                    throw ClientError.notRunning(connection.path, "the daemon stopped")
+            var standardOutput = UnbufferedStandardOutput()
+            try await reportingErrors { try await monitor(printingTo: &standardOutput, subscribed: releaseStartupPages) }
+        }
+
+        /// The command's work: the subscription's state, then each event, a line each to `output`, until the
+        /// daemon goes; `subscribed` is called once the first line is out.
+        /// - Throws: ``ClientError``: the daemon not running (69) when it goes, as when it cannot be reached.
+        func monitor(printingTo output: inout some TextOutputStream, subscribed: () -> Void = {}) async throws {
+            try await DaemonClient.withConnection(path: connection.path) { client in
+                let (text, reply) = try await client.requestRaw(
+                    .subscribe(settings.subscription(changes: interfaceOnly ? .interface : .all), readings: readings.asked))
+                output.writeLine(json ? StateText.json(reply: text) : StateText.humanEvent(reply))
+                subscribed()
+                var sensor = reply.sensor
+                while let (text, message) = try await client.nextLine() {
+                    guard message.event != nil else { continue }
+                    output.writeLine(json ? text : StateText.humanEvent(message, sensorBefore: sensor))
+                    sensor = message.sensor ?? sensor
                 }
+                throw ClientError.notRunning(connection.path, "the daemon stopped")
             }
         }
     }

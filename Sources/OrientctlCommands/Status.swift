@@ -33,41 +33,46 @@ extension Orientctl {
         }
 
         func run() async throws {
-            try await reportingErrors {
-                let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
-                    try await client.requestRaw(.status)
-                }
-                if json {
-                    printLine(StateText.json(reply: text))
-                    return
-                }
-                guard let report = reply.statusReport else { throw ClientError.protocolViolation(text) }
-                printLine("orientd \(report.version), up \(Int(report.uptime)) s, \(report.subscribers) subscriber(s), sampling \(report.sampling)")
-                if let natural = report.naturalOrientation {
-                    printLine("natural orientation: \(natural)" + (report.naturalOrientationSource.map { " (\($0))" } ?? ""))
-                }
-                defer {
-                    for sensor in report.readingSensors ?? [] { printLine(Self.describe(sensor)) }
-                    for incident in report.incidents ?? [] { printLine(Self.describe(incident)) }
-                }
-                guard let sensor = report.sensor else {
-                    printLine("sensor: \(report.sensorState.rawValue)")
-                    return
-                }
-                printLine("sensor: \(report.sensorState.rawValue): \(sensor.id) (\(sensor.name)), \(sensor.mode)"
-                    + (sensor.rate.map { " at \($0) Hz" } ?? "") + ", location \(sensor.location)")
-                let repaired = sensor.mountMatrixRepaired ? ", mirrored: z row replaced by x × y" : ""
-                printLine("mount matrix: \(sensor.mountMatrix) from \(sensor.mountMatrixSource)\(repaired)")
-                // An older daemon does not say: print nothing rather than a "none" it did not report.
-                guard report.reportsBase else { return }
-                guard let base = sensor.base else {
-                    printLine("base sensor: none")
-                    return
-                }
-                printLine("base sensor: \(base.id) (\(base.name))" + (base.path.map { " at \($0)" } ?? ""))
-                let baseRepaired = base.mountMatrixRepaired ? ", mirrored: z row replaced by x × y" : ""
-                printLine("base mount matrix: \(base.mountMatrix) from \(base.mountMatrixSource)\(baseRepaired)")
+            var standardOutput = UnbufferedStandardOutput()
+            try await reportingErrors { try await status(printingTo: &standardOutput) }
+        }
+
+        /// The command's work: the daemon's status to `output`, as lines for a person or as its JSON line.
+        /// - Throws: ``ClientError`` when the daemon cannot be reached, refuses, or answers nonsense.
+        func status(printingTo output: inout some TextOutputStream) async throws {
+            let (text, reply) = try await DaemonClient.withConnection(path: connection.path) { client in
+                try await client.requestRaw(.status)
             }
+            if json {
+                output.writeLine(StateText.json(reply: text))
+                return
+            }
+            guard let report = reply.statusReport else { throw ClientError.protocolViolation(text) }
+            output.writeLine("orientd \(report.version), up \(Int(report.uptime)) s, \(report.subscribers) subscriber(s), sampling \(report.sampling)")
+            if let natural = report.naturalOrientation {
+                output.writeLine("natural orientation: \(natural)" + (report.naturalOrientationSource.map { " (\($0))" } ?? ""))
+            }
+            defer {
+                for sensor in report.readingSensors ?? [] { output.writeLine(Self.describe(sensor)) }
+                for incident in report.incidents ?? [] { output.writeLine(Self.describe(incident)) }
+            }
+            guard let sensor = report.sensor else {
+                output.writeLine("sensor: \(report.sensorState.rawValue)")
+                return
+            }
+            output.writeLine("sensor: \(report.sensorState.rawValue): \(sensor.id) (\(sensor.name)), \(sensor.mode)"
+                + (sensor.rate.map { " at \($0) Hz" } ?? "") + ", location \(sensor.location)")
+            let repaired = sensor.mountMatrixRepaired ? ", mirrored: z row replaced by x × y" : ""
+            output.writeLine("mount matrix: \(sensor.mountMatrix) from \(sensor.mountMatrixSource)\(repaired)")
+            // An older daemon does not say: print nothing rather than a "none" it did not report.
+            guard report.reportsBase else { return }
+            guard let base = sensor.base else {
+                output.writeLine("base sensor: none")
+                return
+            }
+            output.writeLine("base sensor: \(base.id) (\(base.name))" + (base.path.map { " at \($0)" } ?? ""))
+            let baseRepaired = base.mountMatrixRepaired ? ", mirrored: z row replaced by x × y" : ""
+            output.writeLine("base mount matrix: \(base.mountMatrix) from \(base.mountMatrixSource)\(baseRepaired)")
         }
     }
 }

@@ -28,22 +28,31 @@ extension Orientctl {
         @OptionGroup var settings: SubscriptionOptions
 
         func run() async throws {
-            try await reportingErrors {
-                try await DaemonClient.withConnection(path: connection.path) { client in
-                    let reply = try await client.request(.subscribe(settings.subscription(changes: .interface)))
-                    var previous = "unknown"
-                    if let interface = reply.interface, interface != "unknown" {
-                        try runHook(reply, previous: previous)
-                        previous = interface
-                    }
-                    releaseStartupPages()
-                    while let (_, message) = try await client.nextLine() {
-                        guard message.event != nil, let interface = message.interface, interface != previous else { continue }
-                        try runHook(message, previous: previous)
-                        previous = interface
-                    }
-                    throw ClientError.notRunning(connection.path, "the daemon stopped")
+            try await reportingErrors { try await watch(runningHook: runHook, subscribed: releaseStartupPages) }
+        }
+
+        /// The command's work: `hook` given each state the command is run for, with the interface orientation
+        /// before it: once at start when the orientation is known, then at every change of it, until the daemon
+        /// goes; `subscribed` is called once the start is handled.
+        /// - Throws: ``ClientError``: the daemon not running (69) when it goes, as when it cannot be reached; or
+        ///   what `hook` throws.
+        func watch(
+            runningHook hook: (_ state: ServerMessage, _ previous: String) throws -> Void, subscribed: () -> Void = {}
+        ) async throws {
+            try await DaemonClient.withConnection(path: connection.path) { client in
+                let reply = try await client.request(.subscribe(settings.subscription(changes: .interface)))
+                var previous = "unknown"
+                if let interface = reply.interface, interface != "unknown" {
+                    try hook(reply, previous)
+                    previous = interface
                 }
+                subscribed()
+                while let (_, message) = try await client.nextLine() {
+                    guard message.event != nil, let interface = message.interface, interface != previous else { continue }
+                    try hook(message, previous)
+                    previous = interface
+                }
+                throw ClientError.notRunning(connection.path, "the daemon stopped")
             }
         }
 

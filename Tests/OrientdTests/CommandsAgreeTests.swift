@@ -2,65 +2,10 @@ import Foundation
 import Testing
 
 /// The two commands, their help and their manuals say the same things the same way (issue 54, "Names and flags
-/// disagree"): what one offers, the other does not lack.
+/// disagree"): what one offers, the other does not lack. Their versions, watch's help and doctor's JSON keys are
+/// compared in process (VersionTests, WatchHelpTests, DoctorJSONTests); here, what needs the binaries or the daemon.
 @Suite("orientd and orientctl agree")
 struct CommandsAgreeTests {
-    @Test("--version works on both commands and prints the same version")
-    func versionOnBoth() throws {
-        let daemon = try OrientdProcess.run(["--version"])
-        let client = try OrientdProcess.run(["--version"], executable: OrientdProcess.orientctl)
-        #expect(daemon.status == 0, "\(daemon.stderr)")
-        #expect(client.status == 0, "\(client.stderr)")
-        #expect(!daemon.stdout.isEmpty)
-        #expect(client.stdout == daemon.stdout)
-    }
-
-    @Test("watch --help names every ORIENTD_ variable the hook is given")
-    func watchHelpNamesEveryVariable() throws {
-        let (path, _) = try DaemonEndToEndTests.trace(seed: 25)
-        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--exit-at-end"])
-        try daemon.waitUntilListening()
-        let record = daemon.folder + "/hook.env"
-        _ = try OrientdProcess.run(
-            ["watch", "--exec", "env >> \(record)", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
-        let given = Set(
-            try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
-                .compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) }
-                .filter { $0.hasPrefix("ORIENTD_") && ProcessInfo.processInfo.environment[$0] == nil })
-        #expect(given.contains("ORIENTD_ROTATION"), "\(given)")
-        let help = try OrientdProcess.run(["watch", "--help"], executable: OrientdProcess.orientctl).stdout
-        // The help wraps its lines; a name is never split.
-        for name in given.sorted() {
-            #expect(help.contains(name), "watch --help does not name \(name)")
-        }
-    }
-}
-
-extension CommandsAgreeTests {
-    @Test("doctor --json writes its keys in kebab-case, as the protocol does, and paths without escaped slashes")
-    func doctorJSONKeys() throws {
-        let socket = "/nonexistent/orientd.sock"
-        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "0.2", "--socket", socket])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        var keys: [String] = []
-        func collect(_ value: Any) {
-            if let object = value as? [String: Any] {
-                keys += object.keys
-                object.values.forEach(collect)
-            } else if let array = value as? [Any] {
-                array.forEach(collect)
-            }
-        }
-        collect(report)
-        #expect(keys.contains("missing-reading-sensors"), "\(keys)")
-        #expect(keys.allSatisfy { $0 == $0.lowercased() && !$0.contains("_") }, "\(keys)")
-        // The unreachable daemon's socket is named in the report, as a path.
-        #expect(output.stdout.contains("\"\(socket)\""), "\(output.stdout)")
-        #expect(!output.stdout.contains("\\/"), "\(output.stdout)")
-    }
-}
-
-extension CommandsAgreeTests {
     @Test(
         "Log lines are plain on a terminal or in a file, and carry the journal's priority only on the journal's stream",
         arguments: [("none", false), ("matching", true), ("another stream's", false)])

@@ -4,7 +4,9 @@ import OrientProtocol
 import Testing
 
 /// `orientd record`, `orientd doctor` and `orientctl status` on a convertible's two emulated accelerometers
-/// (umockdev), and on a tablet's one.
+/// (umockdev): the whole path, once each. What doctor's report makes of what it read, and what record writes of
+/// each event, are tested in process (Tests/OrientToolsTests: DoctorConvertibleTests, DoctorLightAndCompassTests,
+/// DoctorJSONTests, TraceRecordingTests); status's text, in Tests/OrientctlCommandsTests.
 @Suite("Convertible record, doctor and status under umockdev", .serialized, .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct ConvertibleToolsTests {
     typealias Live = ConvertibleLiveTests
@@ -30,7 +32,7 @@ struct ConvertibleToolsTests {
         return text.split(separator: "\n").filter { $0.first?.isNumber == true || $0.first == "-" }
     }
 
-    @Test("record writes both sensors as a v2 trace that classify replays: the hinge angle as emulated, before and after a fold")
+    @Test("record writes both sensors as a v2 trace that classify replays: the hinge angle as emulated, before and after a fold; --display-only, v1")
     func recordBoth() throws {
         let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120, baseMatrix: Self.upsideDown)
         let folder = try DaemonHarness.makeFolder()
@@ -79,6 +81,16 @@ struct ConvertibleToolsTests {
         #expect(abs(lastAngle - 300) <= 3, "\(classified.stdout)")
         #expect(changes.last { $0["tablet-mode"] != nil }?["tablet-mode"] as? Bool == true)
 
+        // --display-only: the display alone, as v1.
+        let displayOnly = folder + "/display.trace"
+        let recording = try OrientdProcess.run(
+            ["record", "--output", displayOnly, "--duration", "1", "--display-only"], environment: convertible.testbed.environment)
+        #expect(recording.status == 0, "\(recording.stderr)")
+        let v1 = try String(contentsOfFile: displayOnly, encoding: .utf8)
+        #expect(v1.hasPrefix("# orientd trace v1\n") && !v1.contains("base-mount-matrix") && v1.contains("\nt,x,y,z\n"))
+        #expect(Self.sampleLines(displayOnly).allSatisfy { $0.split(separator: ",").count == 4 })
+        #expect(Self.sampleLines(displayOnly).count >= 40)
+
         // Replayed by the daemon, the trace's base sensor is named as the recording named it.
         let daemon = try DaemonHarness(["--replay", trace, "--speed", "max", "--sampling", "always"])
         try daemon.waitUntilListening()
@@ -88,30 +100,21 @@ struct ConvertibleToolsTests {
         #expect(status.stdout.contains("base mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 from trace metadata\n"))
     }
 
-    @Test("record --display-only writes the display alone, as v1")
-    func recordDisplayOnly() throws {
-        let convertible = try Live.Convertible(display: Live.display(tilt: 10), hinge: 120)
-        let folder = try DaemonHarness.makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let trace = folder + "/display.trace"
-        let recording = try OrientdProcess.run(
-            ["record", "--output", trace, "--duration", "1", "--display-only"], environment: convertible.testbed.environment)
-        #expect(recording.status == 0, "\(recording.stderr)")
-        let text = try String(contentsOfFile: trace, encoding: .utf8)
-        #expect(text.hasPrefix("# orientd trace v1\n"))
-        #expect(!text.contains("base-mount-matrix"))
-        #expect(text.contains("\nt,x,y,z\n"))
-        #expect(Self.sampleLines(trace).allSatisfy { $0.split(separator: ",").count == 4 })
-        #expect(Self.sampleLines(trace).count >= 40)
-    }
-
-    @Test("doctor shows the base sensor, its matrix and where it came from, and θ as emulated")
+    @Test("doctor finds the base sensor, keeps its matrix, learns its wrong scale, reads θ as emulated; the machine's switch, a light sensor, no daemon")
     func doctorBoth() throws {
         let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135, baseMatrix: Self.upsideDown)
-        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "2"], environment: convertible.testbed.environment)
+        // Twice the scale of its raw values: at rest the base reads 2 g until the source learns the correction.
+        try convertible.testbed.set(convertible.basePath, "in_accel_scale", String(2 * Live.scale))
+        try convertible.testbed.addTabletModeSwitch(name: "Intel Virtual Buttons")
+        _ = try convertible.testbed.addDevice(
+            "iio:device2", attributes: LightSensorTests.lightAttributes, properties: LightSensorTests.lightProperties)
+        let socket = "/nonexistent/orientd.sock"
+        let output = try OrientdProcess.run(
+            ["doctor", "--json", "--seconds", "3", "--socket", socket], environment: convertible.testbed.environment)
         #expect(output.status == 0, "\(output.stderr)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect((report["sensor"] as? [String: Any])?["id"] as? String == "iio:device1")
+        #expect((report["sensor"] as? [String: Any])?["scale-correction"] == nil, "the display's scale is right")
         let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
         #expect(base["id"] as? String == "iio:device0")
         #expect(base["name"] as? String == "accel_3d")
@@ -120,7 +123,10 @@ struct ConvertibleToolsTests {
         #expect(base["location-source"] as? String == "udev ACCEL_LOCATION")
         #expect(base["mount-matrix"] as? String == "1, 0, 0; 0, -1, 0; 0, 0, -1")
         #expect(base["mount-matrix-source"] as? String == "udev ACCEL_MOUNT_MATRIX")
-        #expect((base["scale"] as? String)?.contains("0.0383072") == true)
+        #expect((base["scale"] as? String)?.hasPrefix("from the device (0.0766144), corrected ×0.5") == true, "\(base)")
+        #expect(abs((base["scale-correction"] as? Double ?? 0) - 0.5) < 0.01, "\(base)")
+        let warnings = report["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("base accelerometer iio:device0: readings at rest are 2 g") }, "\(warnings)")
         let reading = try #require(base["reading"] as? [String: Any])
         #expect((reading["z"] as? Double).map { $0 < -8 } == true, "gravity in the base's device frame: keys up")
         let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
@@ -129,48 +135,16 @@ struct ConvertibleToolsTests {
         #expect(hinge["posture"] as? String == "laptop")
         #expect(hinge["tablet-mode"] as? Bool == false)
 
-        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
-        #expect(human.stdout.contains("Base sensor iio:device0 (accel_3d)"), "\(human.stdout)")
-        #expect(human.stdout.contains("  mount matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1 (from udev ACCEL_MOUNT_MATRIX)"))
-        let line = try #require(human.stdout.split(separator: "\n").first { $0.hasPrefix("Hinge angle: ") })
-        let printed = try #require(Double(line.dropFirst("Hinge angle: ".count).prefix { $0 != "°" }), "\(line)")
-        #expect(abs(printed - 135) <= 3)
-        #expect(line.contains("posture laptop"))
-    }
-
-    @Test("doctor learns a base sensor's wrong scale, shows the correction, and reads θ through it")
-    func doctorBaseWrongScale() throws {
-        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135)
-        // Twice the scale of its raw values: at rest the base reads 2 g.
-        try convertible.testbed.set(convertible.basePath, "in_accel_scale", String(2 * Live.scale))
-        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "3"], environment: convertible.testbed.environment)
-        #expect(output.status == 0, "\(output.stderr)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let base = try #require(report["base"] as? [String: Any], "\(output.stdout)")
-        #expect(abs((base["scale-correction"] as? Double ?? 0) - 0.5) < 0.01, "\(base)")
-        #expect((base["scale"] as? String)?.contains("corrected ×0.5") == true, "\(base)")
-        #expect((report["sensor"] as? [String: Any])?["scale-correction"] == nil, "the display's scale is right")
-        let warnings = report["warnings"] as? [String] ?? []
-        #expect(warnings.contains { $0.hasPrefix("base accelerometer iio:device0: readings at rest are 2 g") }, "\(warnings)")
-        let hinge = try #require(report["hinge"] as? [String: Any])
-        let angle = try #require(hinge["angle"] as? Double, "\(hinge)")
-        #expect(abs(angle - 135) <= 3)
-
-        let human = try OrientdProcess.run(["doctor", "--seconds", "3"], environment: convertible.testbed.environment)
-        let scaleLines = human.stdout.split(separator: "\n").filter { $0.hasPrefix("  scale: ") }
-        #expect(scaleLines.count == 2 && scaleLines[1].contains("corrected ×0.5"), "\(human.stdout)")
-    }
-
-    @Test("doctor says why θ is unknown with the hinge vertical")
-    func doctorHingeVertical() throws {
-        // Held like a book: gravity along the hinge (the display's x) in both sensors.
-        let convertible = try Live.Convertible(display: Vector3(Live.g, 0, 0), hinge: 100)
-        let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: convertible.testbed.environment)
-        let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let hinge = try #require(report["hinge"] as? [String: Any], "\(output.stdout)")
-        #expect(hinge["angle"] is NSNull)
-        #expect((hinge["unknown-reason"] as? String)?.contains("hinge is held near vertical") == true, "\(hinge)")
-        #expect(hinge["posture"] as? String == "unknown")
+        let switches = try #require((report["tablet-mode"] as? [String: Any])?["switches"] as? [[String: Any]], "\(output.stdout)")
+        #expect(switches.map { $0["node"] as? String } == ["/dev/input/event6"])
+        #expect(switches.first?["is-orientds"] as? Bool == false)
+        // Read for the same seconds through the daemon's reading sources: raw 100 at scale 0.5.
+        let light = (report["reading-sensors"] as? [[String: Any]])?.first { $0["kind"] as? String == "light" }
+        #expect(light?["id"] as? String == "iio:device2" && light?["name"] as? String == "als", "\(report["missing-reading-sensors"] ?? "")")
+        #expect((light?["light"] as? [String: Any])?["last"] as? Double == 50)
+        let daemon = report["daemon"] as? [String: Any]
+        #expect(daemon?["socket"] as? String == socket)
+        #expect((daemon?["unreachable"] as? String)?.contains("orientd is not running (cannot connect to \(socket)") == true, "\(daemon ?? [:])")
     }
 
     @Test("orientctl status names the base sensor, and says none once it is unplugged")
@@ -196,47 +170,5 @@ struct ConvertibleToolsTests {
         #expect(try daemon.poll { $0.posture == "unknown" }?.posture == "unknown")
         let after = try Self.orientctl(["status", "--socket", daemon.socket])
         #expect(after.stdout.contains("base sensor: none\n"), "\(after.stdout)")
-    }
-
-    @Test("A tablet's one sensor: status says no base sensor; doctor says so in one line, and null in JSON")
-    func singleSensor() throws {
-        let testbed = try UmockdevTestbed()
-        _ = try testbed.addDevice("iio:device0", attributes: LiveSensorTests.portraitAttributes)
-        let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
-        try daemon.waitUntilListening()
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        let status = try Self.orientctl(["status", "--socket", daemon.socket])
-        #expect(status.stdout.contains("sensor: available: iio:device0"), "\(status.stdout)")
-        #expect(status.stdout.contains("base sensor: none\n"), "\(status.stdout)")
-
-        let human = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: testbed.environment)
-        #expect(human.stdout.split(separator: "\n").filter { $0.hasPrefix("Base sensor") }
-            == ["Base sensor: none (no keyboard accelerometer: no hinge angle, posture or tablet mode)"], "\(human.stdout)")
-        #expect(!human.stdout.contains("Hinge angle"))
-        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: testbed.environment)
-        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(report["base"] is NSNull && report["hinge"] is NSNull, "\(json.stdout)")
-    }
-}
-
-extension ConvertibleToolsTests {
-    @Test("doctor says whether the machine has a tablet-mode switch of its own, and what a convertible without one misses")
-    func doctorTabletModeSwitch() throws {
-        let convertible = try Live.Convertible(display: Live.display(tilt: 20), hinge: 135)
-        let without = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
-        #expect(without.stdout.contains("Tablet-mode switch: the machine has none of its own."), "\(without.stdout)")
-        #expect(without.stdout.contains("GNOME and KDE turn a convertible's screen only in tablet mode"), "\(without.stdout)")
-        #expect(without.stdout.contains("tablet-mode-switch = yes"), "\(without.stdout)")
-
-        try convertible.testbed.addTabletModeSwitch(name: "Intel Virtual Buttons")
-        let with = try OrientdProcess.run(["doctor", "--seconds", "1"], environment: convertible.testbed.environment)
-        #expect(
-            with.stdout.contains("Tablet-mode switch: the machine's own, Intel Virtual Buttons (/dev/input/event6); GNOME and KDE follow it."),
-            "\(with.stdout)")
-        let json = try OrientdProcess.run(["doctor", "--json", "--seconds", "1"], environment: convertible.testbed.environment)
-        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let switches = try #require((report["tablet-mode"] as? [String: Any])?["switches"] as? [[String: Any]], "\(json.stdout)")
-        #expect(switches.map { $0["node"] as? String } == ["/dev/input/event6"])
-        #expect(switches.first?["is-orientds"] as? Bool == false)
     }
 }

@@ -266,26 +266,41 @@ struct DaemonEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: socket), "systemd owns the socket file")
     }
 
-    @Test("orientctl: get, status, monitor, mask errors, and a daemon that is not running")
+    /// orientctl's commands in process against a stand-in daemon: Tests/OrientctlCommandsTests. Here, one run of each
+    /// family against the real daemon, and no daemon at all.
+    @Test("orientctl: get, status, monitor --mask to the end of the replay, and a daemon that is not running")
     func orientctl() throws {
         let (path, expected) = try Self.trace(seed: 24)
-        let daemon = try DaemonHarness(["--replay", path, "--speed", "10"])
+        // The test means something only if the trace would show portrait to a client without the mask.
+        try #require(try expected.interfaces(mask: .all).contains("portrait"))
+        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--replay-wait-for", "1", "--exit-at-end"])
         try daemon.waitUntilListening()
-        let get = try OrientdProcess.run(["--socket", daemon.socket, "get", "--json"], executable: OrientdProcess.orientctl)
+        func orientctl(_ arguments: [String]) throws -> OrientdProcess.Output {
+            try OrientdProcess.run(arguments, executable: OrientdProcess.orientctl)
+        }
+        let get = try orientctl(["--socket", daemon.socket, "get", "--json"])
         #expect(get.status == 0)
         #expect(get.stdout.contains("\"device\":"))
-        let status = try OrientdProcess.run(["status", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
+        let status = try orientctl(["status", "--socket", daemon.socket])
         #expect(status.status == 0 && status.stdout.hasPrefix("orientd "))
-        let bad = try OrientdProcess.run(["mask", "sideways", "--socket", daemon.socket], executable: OrientdProcess.orientctl)
-        #expect(bad.status == 65 && bad.stderr.contains("bad-field"))
-        let gone = try OrientdProcess.run(["get", "--socket", daemon.folder + "/nothing.sock"], executable: OrientdProcess.orientctl)
+        let gone = try orientctl(["get", "--socket", daemon.folder + "/nothing.sock"])
         #expect(gone.status == 69 && gone.stderr.contains("not running"))
-        // monitor prints the subscription's state then one line per change, flushed as they come.
-        let monitor = try OrientdProcess.runUntil(
-            ["monitor", "--json", "--socket", daemon.socket], executable: OrientdProcess.orientctl,
-            lines: min(4, expected.devices.count), timeout: 20)
-        #expect(monitor.count >= min(4, expected.devices.count))
-        #expect(monitor.dropFirst().allSatisfy { $0.contains("\"event\":\"orientation\"") })
+
+        let monitor = try orientctl(["monitor", "--mask", "landscape", "--json", "--socket", daemon.socket])
+        #expect(monitor.status == 69, "monitor ends when the daemon stops at the end of the replay: \(monitor.stderr)")
+        var lines: [[String: Any]] = []
+        for line in monitor.stdout.split(separator: "\n") {
+            lines.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)"))
+        }
+        #expect(lines.count == 1 + expected.devices.count + 1, "the reply, one event per change, the sensor's start")
+        #expect(lines.first?["ok"] == nil && lines.first?["id"] == nil, "the reply without the request's fields")
+        #expect(lines.allSatisfy { $0["mask"] as? String == "landscape" })
+        var interfaces: [String] = []
+        for case let interface as String in lines.map({ $0["interface"] }) where interface != "unknown" && interfaces.last != interface {
+            interfaces.append(interface)
+        }
+        #expect(interfaces == (try expected.interfaces(mask: .landscape)))
+        #expect(lines.dropFirst().allSatisfy { $0["event"] as? String == "orientation" })
     }
 
     @Test("orientctl watch --exec runs the hook with the orientation in its environment")
