@@ -9,7 +9,7 @@ import OrientSampleSource
 /// How an open accelerometer is read.
 enum AccelerometerReader {
     case polled(any PolledAccelerometer)
-    case buffered(IIOBufferedAccelerometer, openedAt: Double)
+    case buffered(any BufferedAccelerometer, openedAt: Double)
 }
 
 /// A chosen accelerometer opened: how it is read, and what the capture says of it.
