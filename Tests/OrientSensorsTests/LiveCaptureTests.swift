@@ -34,50 +34,24 @@ struct LiveCaptureTests {
         ) { events.append($0) }
     }
 
-    /// The first `.opened` after `after` (or at all), from event `index` on, with its description.
-    private func opened(after: SensorEvent? = nil, from index: Int = 0) async -> SensorDescription? {
-        let event = await events.first(after: after, from: index) { if case .opened = $0 { true } else { false } }
-        guard case .opened(let description) = event else { return nil }
-        return description
-    }
-
-    /// The first sample after `after` (or at all), from event `index` on, that `matches`.
-    private func sample(
-        after: SensorEvent? = nil, from index: Int = 0, where matches: @escaping (AccelSample) -> Bool = { _ in true }
-    ) async -> AccelSample? {
-        let event = await events.first(after: after, from: index) { if case .sample(let s) = $0 { matches(s) } else { false } }
-        guard case .sample(let sample) = event else { return nil }
-        return sample
-    }
-
-    /// Whether the log has `line`, waiting up to 5 s for it.
-    private func logged(_ line: String) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !log.contains(line) {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     /// The display sensor, scaled, opened and its first reading in.
     private func displayRead() async throws -> (reader: ScriptedAccelerometer, handle: CaptureHandle) {
         let reader = opener.script(Self.display.id, name: "accel_3d", scale: Self.scale, value: Self.portrait)
         directory.add(Self.display)
         let handle = start()
-        #expect(await sample()?.acceleration.isNear(Vector3(0, -9.8066, 0)) == true, "scaled from the first reading")
+        #expect(await events.sample()?.acceleration.isNear(Vector3(0, -9.8066, 0)) == true, "scaled from the first reading")
         return (reader, handle)
     }
 
     @Test("Opens the only accelerometer, says which and why, and delivers its readings scaled by its scale, as they change")
     func opensAndReads() async throws {
         let (reader, handle) = try await displayRead()
-        let description = try #require(await opened())
+        let description = try #require(await events.opened())
         #expect(description.id == "iio:device0" && description.displayName == "accel_3d (iio:device0)")
         #expect(description.scaleSource == .device && description.base == nil)
         #expect(log.contains("using iio:device0: the only accelerometer"))
         reader.set(Vector3(256, 0, 0))
-        #expect(await sample { $0.acceleration.isNear(Vector3(9.8066, 0, 0)) } != nil, "read anew, at its scale")
+        #expect(await events.sample { $0.acceleration.isNear(Vector3(9.8066, 0, 0)) } != nil, "read anew, at its scale")
         #expect(!log.contains { $0.contains("treating them as 1 g") }, "a correct scale is left alone")
         await handle.stop()
         #expect(directory.subscribers == 0, "a stopped capture listens to udev no more")
@@ -89,16 +63,16 @@ struct LiveCaptureTests {
         opener.script(Self.display.id, scale: nil, value: Vector3(103, -919, -385))
         directory.add(Self.display)
         let handle = start()
-        let description = try #require(await opened())
+        let description = try #require(await events.opened())
         #expect(description.scaleSource == .learned)
         let learnedEvent = try #require(await events.first { if case .gravityLearned = $0 { true } else { false } })
-        let first = try #require(await sample())
+        let first = try #require(await events.sample())
         let raw = Vector3(103, -919, -385)
         #expect(first.acceleration.isNear(raw * (GravityCalibrator.standardGravity / raw.length)), "1 g, along the reading")
         let learnedAt = try #require(events.all.firstIndex(of: learnedEvent))
         #expect(!events.all.prefix(learnedAt).contains { if case .sample = $0 { true } else { false } }, "nothing before 1 g is known")
         // A second's readings more, all at rest: learned once, not at every steady run.
-        let later = try #require(await sample { $0.time > first.time + 1 })
+        let later = try #require(await events.sample { $0.time > first.time + 1 })
         #expect(later.acceleration.isNear(first.acceleration))
         #expect(events.count { if case .gravityLearned = $0 { true } else { false } } == 1)
         #expect(log.count { $0 == "iio:device0 reports no scale: learning 1 g from readings at rest" } == 1)
@@ -135,7 +109,7 @@ struct LiveCaptureTests {
         directory.add(Self.display)
         let handle = start()
         let learnedEvent = try #require(await events.first { if case .gravityLearned = $0 { true } else { false } })
-        #expect(await sample(after: learnedEvent) { $0.acceleration.isNear(sensor.gravity) } != nil, "corrected readings")
+        #expect(await events.sample(after: learnedEvent) { $0.acceleration.isNear(sensor.gravity) } != nil, "corrected readings")
         let warnings = log.all.filter { $0.contains("treating them as 1 g") }
         #expect(warnings == [
             "accel_3d (iio:device0): readings at rest are \(sensor.reads) at the published scale \(GravityCorrection.format(sensor.scale, digits: 6)); "
@@ -155,7 +129,7 @@ struct LiveCaptureTests {
         let stopped = events.count
         let second = start()
         let reopened = try #require(await events.first(from: stopped) { if case .opened = $0 { true } else { false } })
-        let next = try #require(await sample(from: events.all.lastIndex(of: reopened) ?? stopped))
+        let next = try #require(await events.sample(from: events.all.lastIndex(of: reopened) ?? stopped))
         #expect(next.acceleration.isNear(sensor.gravity), "corrected at once")
         #expect(log.contains("iio:device0: correcting readings ×0.0383, as learned at rest before"))
         #expect(log.count { $0.contains("treating them as 1 g") } == 1, "one warning")
@@ -173,9 +147,9 @@ struct LiveCaptureTests {
         reader.set(Vector3(-256, 0, 0))
         let back = SensorEvent.incident("iio:device0 reads again")
         #expect(await events.first(after: lost) { $0 == back } != nil)
-        let reopened = try #require(await opened(after: lost))
+        let reopened = try #require(await events.opened(after: lost))
         #expect(reopened.id == "iio:device0")
-        #expect(await sample(after: back) { $0.acceleration.isNear(Vector3(-9.8066, 0, 0)) } != nil)
+        #expect(await events.sample(after: back) { $0.acceleration.isNear(Vector3(-9.8066, 0, 0)) } != nil)
         #expect(events.count { if case .lost = $0 { true } else { false } } == 1, "unavailable said once, however long it failed")
         #expect(log.count { $0.hasPrefix("using iio:device0") } == 1, "read again, not opened again")
         await handle.stop()
@@ -195,8 +169,8 @@ struct LiveCaptureTests {
         #expect(!log.contains { $0.contains("in a row") }, "not retried as a failing read")
         reader.set(Vector3(0, 256, 0))
         opener.failOpening("iio:device0", with: nil)
-        #expect(await opened(after: cannot) != nil, "opened again on its own, with no word from udev")
-        #expect(await sample(after: cannot) { $0.acceleration.isNear(Vector3(0, 9.8066, 0)) } != nil)
+        #expect(await events.opened(after: cannot) != nil, "opened again on its own, with no word from udev")
+        #expect(await events.sample(after: cannot) { $0.acceleration.isNear(Vector3(0, 9.8066, 0)) } != nil)
         #expect(log.contains("sensor lost: \(missing)"))
         await handle.stop()
     }
@@ -211,8 +185,8 @@ struct LiveCaptureTests {
         #expect(await events.first(after: lost) { $0 == none } != nil)
         reader.set(Vector3(-256, 0, 0))
         directory.add(Self.display)
-        #expect(await opened(after: lost)?.id == "iio:device0")
-        #expect(await sample(after: none) { $0.acceleration.isNear(Vector3(-9.8066, 0, 0)) } != nil)
+        #expect(await events.opened(after: lost)?.id == "iio:device0")
+        #expect(await events.sample(after: none) { $0.acceleration.isNear(Vector3(-9.8066, 0, 0)) } != nil)
         #expect(log.count { $0.hasPrefix("using iio:device0") } == 2)
         await handle.stop()
     }
@@ -225,11 +199,11 @@ struct LiveCaptureTests {
         try directory.add("iio:device1", name: "als", attributes: ["in_illuminance_raw": "40"])
         try directory.add("event3", subsystem: "input", attributes: [:])
         // Each event makes it look again, and find none again.
-        #expect(await logged("udev add event3"))
+        #expect(await log.eventually("udev add event3"))
         opener.script(Self.display.id, scale: Self.scale, value: Self.portrait)
         directory.add(Self.display)
-        #expect(await opened()?.id == "iio:device0")
-        #expect(await sample { $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
+        #expect(await events.opened()?.id == "iio:device0")
+        #expect(await events.sample { $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
         #expect(events.count { if case .noSensor = $0 { true } else { false } } == 1)
         #expect(log.count { $0 == "no IIO accelerometer found; waiting for a sensor" } == 1)
         await handle.stop()
@@ -250,14 +224,14 @@ struct LiveCaptureTests {
         let alone = SensorEvent.noSensor(reason: "only a base (keyboard) accelerometer found; name it as the device to use it anyway")
         #expect(await events.first { $0 == alone } != nil, "a base sensor alone is not used")
         directory.add(Self.lid)
-        #expect(await sample { $0.base?.isNear(Vector3(9.8066, 0, 0)) == true && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
+        #expect(await events.sample { $0.base?.isNear(Vector3(9.8066, 0, 0)) == true && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
         return (base, handle)
     }
 
     @Test("A display and a base accelerometer: the display one is chosen, the base read beside it, each reading paired with the base's")
     func displayAndBase() async throws {
         let (_, handle) = try await convertibleRead()
-        let description = try #require(await opened())
+        let description = try #require(await events.opened())
         #expect(description.id == "iio:device1")
         #expect(description.base?.id == "iio:device0" && description.base?.displayName == "accel_base (iio:device0)")
         #expect(description.base?.scale == Self.scale)
@@ -272,12 +246,12 @@ struct LiveCaptureTests {
         directory.remove(Self.base.id)
         let lost = SensorEvent.baseLost(reason: "iio:device0 was removed")
         #expect(await events.first { $0 == lost } != nil)
-        #expect(await sample(after: lost) { $0.base == nil } != nil, "the display reads on")
+        #expect(await events.sample(after: lost) { $0.base == nil } != nil, "the display reads on")
         #expect(!events.all.contains { if case .lost = $0 { true } else { false } }, "the display is not lost")
         directory.add(Self.base)
-        let reopened = try #require(await opened(after: lost))
+        let reopened = try #require(await events.opened(after: lost))
         #expect(reopened.id == "iio:device1" && reopened.base?.id == "iio:device0")
-        #expect(await sample(after: lost) { $0.base != nil } != nil, "paired again")
+        #expect(await events.sample(after: lost) { $0.base != nil } != nil, "paired again")
         await handle.stop()
     }
 
@@ -289,7 +263,7 @@ struct LiveCaptureTests {
         let lost = SensorEvent.baseLost(reason: "\(garbage)")
         #expect(await events.first { $0 == lost } != nil)
         #expect(log.contains("base accelerometer: \(garbage) (4 in a row)"), "retried first")
-        #expect(await sample(after: lost) { $0.base == nil && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
+        #expect(await events.sample(after: lost) { $0.base == nil && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
         #expect(!events.all.contains { if case .lost = $0 { true } else { false } }, "the display is not lost")
         await handle.stop()
     }
@@ -302,7 +276,7 @@ struct LiveCaptureTests {
         let lost = SensorEvent.baseLost(reason: "\(gone)")
         #expect(await events.first { $0 == lost } != nil)
         #expect(!log.contains { $0.hasPrefix("base accelerometer: \(gone)") }, "not retried")
-        #expect(await sample(after: lost) { $0.base == nil && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
+        #expect(await events.sample(after: lost) { $0.base == nil && $0.acceleration.isNear(Vector3(0, -9.8066, 0)) } != nil)
         await handle.stop()
     }
 
@@ -313,6 +287,39 @@ struct LiveCaptureTests {
         #expect(log.count { $0 == "lid switch: open /nonexistent/event7: No such file or directory; shut and folded flat are told apart by the last hinge angle" } == 1)
         #expect(!events.all.contains { if case .lid = $0 { true } else { false } })
         await handle.stop()
+    }
+}
+
+extension EventLog where Event == SensorEvent {
+    /// The first `.opened` after `after` (or at all), from event `index` on, with its description.
+    func opened(after: SensorEvent? = nil, from index: Int = 0) async -> SensorDescription? {
+        let event = await first(after: after, from: index) { if case .opened = $0 { true } else { false } }
+        guard case .opened(let description) = event else { return nil }
+        return description
+    }
+
+    /// The first sample after `after` (or at all), from event `index` on, that `matches`.
+    func sample(
+        after: SensorEvent? = nil, from index: Int = 0, where matches: @escaping (AccelSample) -> Bool = { _ in true }
+    ) async -> AccelSample? {
+        let event = await first(after: after, from: index) { if case .sample(let s) = $0 { matches(s) } else { false } }
+        guard case .sample(let sample) = event else { return nil }
+        return sample
+    }
+
+    /// The samples delivered so far.
+    var samples: [AccelSample] { all.compactMap { if case .sample(let s) = $0 { s } else { nil } } }
+}
+
+extension RecordingLog {
+    /// Whether the log has `line`, waiting up to 5 s for it.
+    func eventually(_ line: String) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !contains(line) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
     }
 }
 

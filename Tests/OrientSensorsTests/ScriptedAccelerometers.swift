@@ -40,13 +40,83 @@ final class ScriptedAccelerometer: PolledAccelerometer, Sendable {
     }
 }
 
-/// Opens the accelerometers a test scripts, by id, as ``AccelerometerOpening`` opens devices: polled, named by the
-/// driver's name, scaled by the scale given. One not scripted, or set to fail, cannot be opened.
+/// A buffered accelerometer that the test feeds: the scans it queues come out at the next read, a stream it sets
+/// goes on at 50 Hz, and with neither a read waits out its limit and times out, as libiio's refill does. Its raw
+/// attributes are a ``ScriptedAccelerometer``, and it keeps the rates the capture asks of it.
+final class ScriptedBufferedAccelerometer: BufferedAccelerometer, Sendable {
+    private struct State {
+        var scans: [Vector3] = []
+        var stream: Vector3?
+        var waitLimit = 0.5
+        var requested: [Double] = []
+    }
+
+    let id: String
+    let scale: Vector3?
+    /// Stamps the scans with this clock's time, when set.
+    let clock: TimestampClock?
+    let raw: ScriptedAccelerometer
+    private let state = Mutex(State())
+
+    init(id: String, scale: Vector3?, raw: Vector3, clock: TimestampClock?) {
+        self.id = id
+        self.scale = scale
+        self.clock = clock
+        self.raw = ScriptedAccelerometer(id: id, value: raw)
+    }
+
+    var waitLimit: Double {
+        get { state.withLock { $0.waitLimit } }
+        set { state.withLock { $0.waitLimit = newValue } }
+    }
+
+    /// The rates asked for, in order.
+    var requested: [Double] { state.withLock { $0.requested } }
+
+    /// Scans for the next read.
+    func queue(_ scans: [Vector3]) {
+        state.withLock { $0.scans += scans }
+    }
+
+    /// A scan of `value` every 20 ms from now on; nil: silence.
+    func stream(_ value: Vector3?) {
+        state.withLock { $0.stream = value }
+    }
+
+    func read() throws(SensorError) -> [UnscaledReading] {
+        let (scans, stream, waitLimit) = state.withLock { state in
+            defer { state.scans = [] }
+            return (state.scans, state.stream, state.waitLimit)
+        }
+        var values = scans
+        if values.isEmpty, let stream {
+            usleep(20_000)
+            values = [stream]
+        }
+        guard !values.isEmpty else {
+            usleep(UInt32(max(waitLimit, 0.01) * 1_000_000))
+            throw SensorError("iio_buffer_refill", errno: ETIMEDOUT, device: id)
+        }
+        let stamp = clock?.now
+        return values.map { UnscaledReading(value: $0, timestamp: stamp) }
+    }
+
+    func readRaw() throws(SensorError) -> UnscaledReading { try raw.read() }
+
+    func requestRate(_ rate: Double) {
+        state.withLock { $0.requested.append(rate) }
+    }
+}
+
+/// Opens the accelerometers a test scripts, by id, as ``AccelerometerOpening`` opens devices: named by the driver's
+/// name, scaled by the scale given; a buffered one through its buffer when asked, else by polling its raw
+/// attributes. One not scripted, or set to fail, cannot be opened.
 final class ScriptedOpener: AccelerometerOpener {
     private struct Sensor {
         var reader: ScriptedAccelerometer
         var name: String?
         var scale: Vector3?
+        var buffered: ScriptedBufferedAccelerometer?
     }
 
     private struct State {
@@ -64,6 +134,15 @@ final class ScriptedOpener: AccelerometerOpener {
         return reader
     }
 
+    /// Scripts buffered accelerometer `id`, its raw attributes reading `raw`, its scans stamped on `clock` if given.
+    func scriptBuffered(
+        _ id: String, scale: Vector3?, raw: Vector3, clock: TimestampClock? = nil
+    ) -> ScriptedBufferedAccelerometer {
+        let buffered = ScriptedBufferedAccelerometer(id: id, scale: scale, raw: raw, clock: clock)
+        state.withLock { $0.sensors[id] = Sensor(reader: buffered.raw, scale: scale, buffered: buffered) }
+        return buffered
+    }
+
     /// Opening `id` throws `fault` from now on; nil: it opens again.
     func failOpening(_ id: String, with fault: SensorError?) {
         state.withLock { $0.faults[id] = fault }
@@ -79,10 +158,13 @@ final class ScriptedOpener: AccelerometerOpener {
     func open(_ chosen: AccelerometerCandidate, reason: String, buffered: Bool) throws(SensorError) -> OpenedAccelerometer {
         let sensor = try sensor(chosen.id)
         let (matrix, source, _) = chosen.mountMatrix()
+        let reader: AccelerometerReader =
+            if buffered, let scans = sensor.buffered { .buffered(scans, openedAt: monotonicSeconds()) } else { .polled(sensor.reader) }
+        let mode: SensorDescription.CaptureMode = if case .buffered = reader { .buffered } else { .polled }
         return OpenedAccelerometer(
-            reader: .polled(sensor.reader), scale: sensor.scale, clock: nil, using: "using \(chosen.id): \(reason)",
+            reader: reader, scale: sensor.scale, clock: sensor.buffered?.clock, using: "using \(chosen.id): \(reason)",
             description: SensorDescription(
-                id: chosen.id, name: sensor.name ?? chosen.id, location: chosen.location, mode: .polled,
+                id: chosen.id, name: sensor.name ?? chosen.id, location: chosen.location, mode: mode,
                 mountMatrix: matrix, mountMatrixSource: source, scaleSource: sensor.scale == nil ? .learned : .device),
             hasBase: chosen.inputNode == nil)
     }
