@@ -39,7 +39,7 @@ struct BufferedReadingCaptureTests {
     }
 
     let directory: FolderDeviceDirectory
-    let events = EventLog()
+    let events = EventLog<ReadingEvent>()
     let log = RecordingLog()
     let script = BufferScript()
 

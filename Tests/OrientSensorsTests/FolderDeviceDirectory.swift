@@ -5,7 +5,9 @@ import Synchronization
 /// udev as a capture sees it, over a temporary folder: each device is a folder of attribute files that the drivers
 /// read as they read sysfs, its udev facts are set here, and `add` and `remove` post the events udevd would. Like
 /// ``UdevSession``, it leaves a device announced as removed out of what it lists, even while its folder lingers.
-final class FolderDeviceDirectory: DeviceDirectory {
+/// Accelerometers are listed as udev describes them (``AccelerometerCandidate``), with no folder: a test's
+/// ``AccelerometerOpener`` reads them.
+final class FolderDeviceDirectory: DeviceDirectory, AccelerometerDirectory {
     private struct Observer {
         var subsystems: Set<String>
         var notify: @Sendable ([IIODeviceFacts], [UdevEvent]) -> Void
@@ -13,6 +15,8 @@ final class FolderDeviceDirectory: DeviceDirectory {
 
     private struct State {
         var devices: [String: IIODeviceFacts] = [:]
+        var accelerometers: [String: AccelerometerCandidate] = [:]
+        var lidSwitchNode: String?
         var subscriptions: [ObjectIdentifier: UdevSubscription] = [:]
         var observers: [Int: Observer] = [:]
         var nextObserver = 0
@@ -43,13 +47,24 @@ final class FolderDeviceDirectory: DeviceDirectory {
             id: id, path: path, name: name, sensorProxyTypes: types,
             attributes: Set(attributes.keys.filter { !$0.contains("/") }),
             proximityNearLevel: nearLevel, subsystem: subsystem)
-        announce(UdevEvent(action: "add", id: id, subsystem: subsystem)) { $0[id] = device }
+        announce(UdevEvent(action: "add", id: id, subsystem: subsystem)) { $0.devices[id] = device }
         return device
+    }
+
+    /// Announces the accelerometer `candidate`, in `input` when it has an event node, else in `iio`.
+    func add(_ candidate: AccelerometerCandidate) {
+        let subsystem = candidate.inputNode == nil ? "iio" : "input"
+        announce(UdevEvent(action: "add", id: candidate.id, subsystem: subsystem)) { $0.accelerometers[candidate.id] = candidate }
+    }
+
+    /// The event node udev would name for the lid switch.
+    func setLidSwitchNode(_ node: String?) {
+        state.withLock { $0.lidSwitchNode = node }
     }
 
     /// Announces device `id` again, as it still is (udev's add after a remove whose folder lingered).
     func readd(_ device: IIODeviceFacts) {
-        announce(UdevEvent(action: "add", id: device.id, subsystem: device.subsystem)) { $0[device.id] = device }
+        announce(UdevEvent(action: "add", id: device.id, subsystem: device.subsystem)) { $0.devices[device.id] = device }
     }
 
     /// Writes `value` into attribute `attribute` of device `id`, as its driver would update it.
@@ -64,8 +79,13 @@ final class FolderDeviceDirectory: DeviceDirectory {
 
     /// Announces device `id` as removed; its folder stays unless `removeFolder(of:)` is called too.
     func remove(_ id: String) {
-        let subsystem = state.withLock { $0.devices[id]?.subsystem } ?? "iio"
-        announce(UdevEvent(action: "remove", id: id, subsystem: subsystem)) { $0[id] = nil }
+        let subsystem = state.withLock { state in
+            state.devices[id]?.subsystem ?? state.accelerometers[id].map { $0.inputNode == nil ? "iio" : "input" }
+        } ?? "iio"
+        announce(UdevEvent(action: "remove", id: id, subsystem: subsystem)) { state in
+            state.devices[id] = nil
+            state.accelerometers[id] = nil
+        }
     }
 
     private func write(_ value: String, to path: String) throws {
@@ -75,9 +95,9 @@ final class FolderDeviceDirectory: DeviceDirectory {
     }
 
     /// Changes the devices, then tells each subscriber and observer of the event's subsystem, as the hub does.
-    private func announce(_ event: UdevEvent, change: (inout [String: IIODeviceFacts]) -> Void) {
+    private func announce(_ event: UdevEvent, change: (inout State) -> Void) {
         let (subscriptions, observers) = state.withLock { state in
-            change(&state.devices)
+            change(&state)
             return (Array(state.subscriptions.values), Array(state.observers.values))
         }
         for subscription in subscriptions where subscription.subsystems.contains(event.subsystem) {
@@ -96,6 +116,17 @@ final class FolderDeviceDirectory: DeviceDirectory {
     }
 
     func deviceFacts(in subsystems: [String]) -> [IIODeviceFacts]? { listed(in: subsystems) }
+
+    /// IIO accelerometers before input ones, each sorted by id, as ``UdevSession`` lists them.
+    func accelerometers() -> [AccelerometerCandidate]? {
+        let all = state.withLock { Array($0.accelerometers.values) }
+        func sorted(_ input: Bool) -> [AccelerometerCandidate] {
+            all.filter { ($0.inputNode != nil) == input }.sorted { $0.id.localizedStandardCompare($1.id) == .orderedAscending }
+        }
+        return sorted(false) + sorted(true)
+    }
+
+    func lidSwitchNode() -> String? { state.withLock { $0.lidSwitchNode } }
 
     func subscribe(_ subsystems: [String]) -> UdevSubscription? {
         guard let subscription = try? UdevSubscription(subsystems: Set(subsystems)) else { return nil }

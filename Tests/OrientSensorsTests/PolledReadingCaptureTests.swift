@@ -16,7 +16,7 @@ struct PolledReadingCaptureTests {
     ]
 
     let directory: FolderDeviceDirectory
-    let events = EventLog()
+    let events = EventLog<ReadingEvent>()
     let log = RecordingLog()
 
     init() throws { directory = try FolderDeviceDirectory() }
@@ -186,27 +186,29 @@ struct PolledReadingCaptureTests {
 }
 
 /// What a capture delivered, in order, from its thread; tests wait for what they expect.
-final class EventLog: Sendable {
-    private let events = Mutex<[ReadingEvent]>([])
+final class EventLog<Event: Equatable & Sendable>: Sendable {
+    private let events = Mutex<[Event]>([])
 
-    func append(_ event: ReadingEvent) { events.withLock { $0.append(event) } }
+    func append(_ event: Event) { events.withLock { $0.append(event) } }
 
     var isEmpty: Bool { events.withLock { $0.isEmpty } }
-    var all: [ReadingEvent] { events.withLock { $0 } }
-    var last: ReadingEvent? { events.withLock { $0.last } }
+    var last: Event? { events.withLock { $0.last } }
+    var all: [Event] { events.withLock { $0 } }
+    var count: Int { events.withLock { $0.count } }
 
-    func count(where matches: (ReadingEvent) -> Bool) -> Int { events.withLock { $0.filter(matches).count } }
+    func count(where matches: (Event) -> Bool) -> Int { events.withLock { $0.filter(matches).count } }
 
     /// The first event that matches, waiting up to 5 s for it: long enough for a busy machine, and a failing test
-    /// says what it saw. With `after`, only events after the first that equals it.
+    /// says what it saw. With `after`, only events after the first that equals it; with `from`, only those from that
+    /// index on (``count`` at some point).
     func first(
-        after: ReadingEvent? = nil, within seconds: Double = 5, where matches: (ReadingEvent) -> Bool
-    ) async -> ReadingEvent? {
+        after: Event? = nil, from index: Int = 0, within seconds: Double = 5, where matches: (Event) -> Bool
+    ) async -> Event? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while true {
-            let found: ReadingEvent? = events.withLock { events in
+            let found: Event? = events.withLock { events in
                 let start = after.flatMap { events.firstIndex(of: $0).map { $0 + 1 } } ?? (after == nil ? 0 : events.count)
-                return events[start...].first(where: matches)
+                return events[min(max(start, index), events.count)...].first(where: matches)
             }
             if let found { return found }
             if ContinuousClock.now >= deadline {
@@ -227,6 +229,11 @@ final class RecordingLog: Sendable {
     }
 
     func contains(_ line: String) -> Bool { lines.withLock { $0.contains(line) } }
+
+    func contains(where matches: (String) -> Bool) -> Bool { lines.withLock { $0.contains(where: matches) } }
+
+    /// Every line so far, in order.
+    var all: [String] { lines.withLock { $0 } }
 
     func count(where matches: (String) -> Bool) -> Int { lines.withLock { $0.filter(matches).count } }
 

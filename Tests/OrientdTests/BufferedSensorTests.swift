@@ -148,41 +148,11 @@ struct BufferedSensorTests {
         #expect(doctor.stdout.contains("Orientation: portrait"), "\(doctor.stdout)")
     }
 
-    @Test("A buffer that gives nothing at first: the raw reading is published, and the scans that come later take over")
-    func stallThenRecovers() throws {
-        let testbed = try UmockdevTestbed()
-        // The raw attributes say landscape-right; the scans, once they come, say landscape-left.
-        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
-        let daemon = try run(testbed)
-        #expect(try daemon.poll { $0.device == "landscape-right" }?.device == "landscape-right", "\(daemon.log)")
-        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]), count: 250, rate: 50)
-        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
-        #expect(!daemon.log.contains("polling instead"), "\(daemon.log)")
-        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
-    }
-
-    @Test("A buffer silent while the sensor reads as its last scan did is still, not stalled: it stays buffered")
-    func silentWhileStillStaysBuffered() throws {
-        let testbed = try UmockdevTestbed()
-        // The raw attributes read what the scans said: a HID hub that reports only on change, held still.
-        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (0, -256, 0)))
-        let daemon = try run(testbed)
-        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 25, rate: 50)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        // Checked after 2 s of silence and 4 s more: still both times.
-        Thread.sleep(forTimeInterval: 7.5)
-        #expect(!daemon.log.contains("delivered nothing"), "\(daemon.log)")
-        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
-        // Then the sensor turns and the buffer says nothing: the next check sees it, and the sensor is polled.
-        try testbed.set(Self.sysfsPath, "in_accel_x_raw", "256")
-        try testbed.set(Self.sysfsPath, "in_accel_y_raw", "0")
-        #expect(try daemon.poll { $0.device == "landscape-right" }?.device == "landscape-right", "\(daemon.log)")
-        #expect(daemon.log.contains("while the sensor moved from (0.0, -9.81, 0.0) to (9.81, 0.0, 0.0); polling instead"), "\(daemon.log)")
-    }
-
-    /// A buffered device that takes a sampling frequency, the daemon reading it, and the frequency it was last asked
-    /// for (its sysfs attribute), for the still and rest rates.
-    private func rateBench() throws -> (UmockdevTestbed, DaemonHarness, () -> Double?) {
+    /// The daemon's rates asked of a buffered device that takes a sampling frequency, as its sysfs attribute shows
+    /// them: the full rate, the still rate, the rest rate. That the capture asks for the pace's rate, and when, is
+    /// `LiveCaptureBufferedTests.stillRate` and `SamplingPaceTests`.
+    @Test("Still for 10 s, a buffered device is asked for the rest rate (2 Hz); the first scan that differs asks for the full rate")
+    func restRate() throws {
         let testbed = try UmockdevTestbed()
         try testbed.describe(
             Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: sampling_frequency=100\\n\n")
@@ -190,25 +160,7 @@ struct BufferedSensorTests {
         let requested = {
             (try? String(contentsOfFile: attribute, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        return (testbed, try run(testbed), requested)
-    }
-
-    @Test("Still for a second, a buffered device is asked for the still rate; the first scan that differs asks for the full rate")
-    func stillRate() throws {
-        let (testbed, daemon, requested) = try rateBench()
-        #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
-        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 150, rate: 50)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        #expect(waitFor(timeout: 6) { requested() == 5 }, "still: the still rate, \(String(describing: requested()))")
-        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]), count: 200, rate: 50)
-        #expect(waitFor(timeout: 6) { requested() == 50 }, "moving: the full rate again, \(String(describing: requested()))")
-        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
-        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
-    }
-
-    @Test("Still for 10 s, a buffered device is asked for the rest rate (2 Hz); the first scan that differs asks for the full rate")
-    func restRate() throws {
-        let (testbed, daemon, requested) = try rateBench()
+        let daemon = try run(testbed)
         #expect(waitFor { requested() == 50 }, "the configured rate on opening: \(String(describing: requested()))")
         // 30 s of the same scan, longer than the waits below even on a busy machine (a stream cannot be stopped, and a
         // buffer that goes silent is read by polling instead): still after about a second, at rest 10 s later.

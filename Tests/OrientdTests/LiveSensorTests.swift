@@ -36,81 +36,16 @@ struct LiveSensorTests {
         #expect(!daemon.log.contains("treating them as 1 g"), "a correct scale is left alone")
     }
 
-    @Test("Readings in unknown units (no scale) still classify: 1 g is learned at rest")
-    func noScale() throws {
-        let testbed = try UmockdevTestbed()
-        // iio-sensor-proxy's buffered fixture reading, (103, -919, -385) with no scale, is portrait.
-        _ = try testbed.addDevice(
-            "iio:device0", attributes: ["in_accel_x_raw": "103", "in_accel_y_raw": "-919", "in_accel_z_raw": "-385"])
-        let daemon = try Self.startDaemon(testbed)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        #expect(daemon.log.contains("learning 1 g"))
-    }
-
-    /// A driver whose published scale is wrong by a factor: its readings at rest are steady but far from 1 g.
-    struct WrongScale: Sendable, CustomTestStringConvertible {
-        var name: String
-        var raw: (x: String, y: String, z: String)
-        var scale: String
-        var orientation: String
-        /// As the log words them: what rest reads, and the correction.
-        var reads: String
-        var correction: String
-        var testDescription: String { name }
-        var attributes: [String: String] {
-            ["name": "accel_3d", "in_accel_x_raw": raw.x, "in_accel_y_raw": raw.y, "in_accel_z_raw": raw.z, "in_accel_scale": scale]
-        }
-    }
-
-    static let wrongScales = [
-        // iio-sensor-proxy's test suite: raw -25.6 (a decimal) at scale 10 is 256 m/s², 26.1 g.
-        WrongScale(name: "x10", raw: ("0", "-25.6", "0"), scale: "10", orientation: "portrait", reads: "26.1 g", correction: "×0.0383"),
-        WrongScale(name: "x1000", raw: ("256", "0", "0"), scale: "38.3072", orientation: "landscape-right", reads: "1000 g", correction: "×0.001"),
-        // Scaled to g, not m/s²: 1 g reads 1.0.
-        WrongScale(name: "g units", raw: ("-1000", "0", "0"), scale: "0.001", orientation: "landscape-left", reads: "0.102 g", correction: "×9.81"),
-        WrongScale(name: "x0.1", raw: ("0", "256", "0"), scale: "0.00383072", orientation: "portrait-upside-down", reads: "0.1 g", correction: "×10"),
+    /// A driver whose published scale is 10 times too large: raw -25.6 at scale 10 is 256 m/s², 26.1 g, at rest.
+    /// The capture learning 1 g from it, for each kind of wrong scale, is `LiveCaptureTests.wrongScale`.
+    static let wrongScale = [
+        "name": "accel_3d", "in_accel_x_raw": "0", "in_accel_y_raw": "-25.6", "in_accel_z_raw": "0", "in_accel_scale": "10",
     ]
-
-    @Test("A published scale off by a factor: 1 g is learned at rest, the orientation published, and the log says so once",
-          arguments: wrongScales)
-    func wrongScale(_ sensor: WrongScale) throws {
-        let testbed = try UmockdevTestbed()
-        _ = try testbed.addDevice("iio:device0", attributes: sensor.attributes)
-        let daemon = try Self.startDaemon(testbed)
-        let state = try daemon.poll { $0.device != "unknown" }
-        #expect(state?.device == sensor.orientation, "\(daemon.log)")
-        let warnings = daemon.log.split(separator: "\n").filter { $0.contains("treating them as 1 g") }
-        #expect(warnings.count == 1, "\(daemon.log)")
-        #expect(warnings.first?.contains(
-            "accel_3d (iio:device0): readings at rest are \(sensor.reads) at the published scale \(sensor.scale); "
-                + "treating them as 1 g (correction \(sensor.correction))") == true, "\(warnings)")
-    }
-
-    @Test("On demand, the sensor opened again for the next get uses the correction at once, without a second warning")
-    func wrongScaleOnDemand() throws {
-        let testbed = try UmockdevTestbed()
-        _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScales[0].attributes)
-        let daemon = try DaemonHarness(["--rate", "50"], environment: testbed.environment)
-        try daemon.waitUntilListening()
-        // A subscriber holds the sensor open while 1 g is learned: learning a published scale's correction takes
-        // a second of readings, as long as a get waits, and a loaded machine opening the sensor for each get
-        // would never get there.
-        let subscriber = try LineClient(path: daemon.socket)
-        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        subscriber.close()
-        #expect(waitFor { daemon.log.contains("closed the sensor") })
-        let closed = daemon.log.components(separatedBy: "closed the sensor").count
-        let reply = try LineClient(path: daemon.socket).request(#""op":"get""#)
-        #expect(reply?.fresh == true && reply?.device == "portrait", "answered from a fresh reading, corrected at once")
-        #expect(waitFor { daemon.log.components(separatedBy: "closed the sensor").count > closed }, "opened and closed again")
-        #expect(daemon.log.components(separatedBy: "treating them as 1 g").count == 2, "one warning: \(daemon.log)")
-    }
 
     @Test("orientd doctor learns a wrong scale while it reads, and shows the correction")
     func doctorWrongScale() throws {
         let testbed = try UmockdevTestbed()
-        _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScales[0].attributes)
+        _ = try testbed.addDevice("iio:device0", attributes: Self.wrongScale)
         let output = try OrientdProcess.run(["doctor", "--json", "--seconds", "3"], environment: testbed.environment)
         #expect(output.status == 0, "\(output.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
@@ -168,19 +103,13 @@ struct LiveSensorTests {
         #expect(asFound.repaired == false)
     }
 
-    @Test("With a base and a display accelerometer the display one drives the screen; a base one alone does not")
+    @Test("With a base and a display accelerometer the display one, labelled so in sysfs, drives the screen")
     func displayWins() throws {
         let testbed = try UmockdevTestbed()
         var base = Self.portraitAttributes
         base["in_accel_x_raw"] = "256"
         base["in_accel_y_raw"] = "0"
         _ = try testbed.addDevice("iio:device0", attributes: base, properties: ["ACCEL_LOCATION": "base"])
-        let daemon = try Self.startDaemon(testbed)
-        let alone = try daemon.poll { $0.sensor == "none" }
-        #expect(alone?.sensor == "none", "a base sensor alone is not used")
-        #expect(daemon.log.contains("only a base (keyboard) accelerometer"))
-        daemon.signal(SIGTERM)
-
         var display = Self.portraitAttributes
         display["label"] = "accel-display"
         _ = try testbed.addDevice("iio:device1", attributes: display)

@@ -9,7 +9,7 @@ import OrientSampleSource
 /// How an open accelerometer is read.
 enum AccelerometerReader {
     case polled(any PolledAccelerometer)
-    case buffered(IIOBufferedAccelerometer, openedAt: Double)
+    case buffered(any BufferedAccelerometer, openedAt: Double)
 }
 
 /// A chosen accelerometer opened: how it is read, and what the capture says of it.
@@ -26,10 +26,29 @@ struct OpenedAccelerometer {
     var hasBase: Bool
 }
 
+/// A convertible's base accelerometer opened: its reader, and what its description says of it.
+struct OpenedBase {
+    var reader: any PolledAccelerometer
+    /// The driver's name, when it has one.
+    var name: String?
+    /// The device's scale, per axis; nil when it gives none and 1 g is learned at rest.
+    var scale: Vector3?
+}
+
+/// Opens what the capture reads: the accelerometer ``SensorSelection`` chose, and a convertible's base beside it.
+/// ``AccelerometerOpening`` opens the devices themselves; a test hands readers it scripts.
+protocol AccelerometerOpener: Sendable {
+    /// Opens `chosen`, read through its buffer when `buffered` and it can be; `reason` is why it was chosen.
+    func open(_ chosen: AccelerometerCandidate, reason: String, buffered: Bool) throws(SensorError) -> OpenedAccelerometer
+
+    /// Opens the base sensor `found` beside the display's, to be polled.
+    func openBase(_ found: AccelerometerCandidate) throws(SensorError) -> OpenedBase
+}
+
 /// Opens the accelerometer ``SensorSelection`` chose, whichever kind of device it is: an evdev input device, a
 /// buffer-only IIO device under umockdev (its scans in a file), or an IIO device read through libiio, buffered
 /// when `buffered` and it can be, else polled. Problems with its mount matrix are logged and skipped.
-struct AccelerometerOpening {
+struct AccelerometerOpening: AccelerometerOpener {
     let capture: CaptureSettings
     let logger: Logger
 
@@ -64,6 +83,12 @@ struct AccelerometerOpening {
                 rate: device.rate ?? capture.rate, mountMatrix: matrix, mountMatrixSource: source,
                 scaleSource: device.scale == nil ? .learned : .device, pollingReason: pollingReason),
             hasBase: true)
+    }
+
+    /// A base sensor is an IIO device, polled through libiio at the display's rate.
+    func openBase(_ found: AccelerometerCandidate) throws(SensorError) -> OpenedBase {
+        let device = try IIODevice(id: found.id, requestedRate: capture.rate)
+        return OpenedBase(reader: IIOPolledAccelerometer(device), name: device.name, scale: device.scale)
     }
 
     /// An accelerometer that is an input device: read by polling, at iio-sensor-proxy's scale for them, with no base

@@ -7,7 +7,7 @@ import OrientSampleSource
 /// the screen, as on a tablet. Confined to the capture's thread.
 final class BaseFollower {
     private let readsBase: Bool
-    private let rate: Double
+    private let opener: any AccelerometerOpener
     private let learned: LearnedGravity
     private let logger: Logger
     private let deliver: @Sendable (SensorEvent) -> Void
@@ -15,9 +15,12 @@ final class BaseFollower {
     private var failures = 0
 
     /// - Parameter readsBase: whether the configuration lets a base sensor be read at all.
-    init(readsBase: Bool, rate: Double, learned: LearnedGravity, logger: Logger, deliver: @escaping @Sendable (SensorEvent) -> Void) {
+    init(
+        readsBase: Bool, opener: any AccelerometerOpener, learned: LearnedGravity, logger: Logger,
+        deliver: @escaping @Sendable (SensorEvent) -> Void
+    ) {
         self.readsBase = readsBase
-        self.rate = rate
+        self.opener = opener
         self.learned = learned
         self.logger = logger
         self.deliver = deliver
@@ -36,7 +39,8 @@ final class BaseFollower {
         guard readsBase, let found = SensorSelection.base(from: candidates, display: display) else { return false }
         do {
             let deliver = self.deliver
-            let opened = try BaseSensor(found, rate: rate, learned: learned, logger: logger) { deliver(.baseGravityLearned($0)) }
+            let base = try opener.openBase(found)
+            let opened = BaseSensor(found, opened: base, learned: learned, logger: logger) { deliver(.baseGravityLearned($0)) }
             failures = 0
             logger.info("base accelerometer \(found.id): mount matrix \(opened.mountMatrix) (from \(opened.matrixSource))")
             sensor = opened

@@ -13,7 +13,9 @@ final class BaseSensor {
     let candidate: AccelerometerCandidate
     let mountMatrix: MountMatrix
     let matrixSource: SensorDescription.MatrixSource
-    private let reader: IIOPolledAccelerometer
+    private let reader: any PolledAccelerometer
+    private let name: String?
+    private let scale: Vector3?
     private let learned: LearnedGravity
     private let logger: Logger
     private var readings: ScaledReadings
@@ -25,17 +27,18 @@ final class BaseSensor {
     /// What `status`, `doctor` and `record` say about it.
     var description: BaseSensorDescription {
         BaseSensorDescription(
-            id: candidate.id, name: reader.device.name ?? candidate.name ?? candidate.id, path: candidate.path,
-            mountMatrix: mountMatrix, mountMatrixSource: matrixSource, scale: reader.device.scale)
+            id: candidate.id, name: name ?? candidate.name ?? candidate.id, path: candidate.path,
+            mountMatrix: mountMatrix, mountMatrixSource: matrixSource, scale: scale)
     }
 
     init(
-        _ candidate: AccelerometerCandidate, rate: Double, learned: LearnedGravity, logger: Logger,
+        _ candidate: AccelerometerCandidate, opened: OpenedBase, learned: LearnedGravity, logger: Logger,
         announce: @escaping (GravityCorrection) -> Void
-    ) throws(SensorError) {
-        let device = try IIODevice(id: candidate.id, requestedRate: rate)
+    ) {
         self.candidate = candidate
-        self.reader = IIOPolledAccelerometer(device)
+        self.reader = opened.reader
+        self.name = opened.name
+        self.scale = opened.scale
         self.learned = learned
         self.logger = logger
         self.announce = announce
@@ -43,8 +46,8 @@ final class BaseSensor {
         for problem in problems { logger.warning("\(problem)") }
         self.mountMatrix = matrix
         self.matrixSource = source
-        let before = learned.correction(id: candidate.id, publishedScale: device.scale)
-        self.readings = ScaledReadings(scale: device.scale, learnedBefore: before)
+        let before = learned.correction(id: candidate.id, publishedScale: opened.scale)
+        self.readings = ScaledReadings(scale: opened.scale, learnedBefore: before)
     }
 
     /// The base reading now, scaled and corrected; `nil` while a missing scale is still being learned.

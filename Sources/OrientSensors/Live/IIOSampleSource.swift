@@ -1,5 +1,4 @@
 import Logging
-import OrientPosix
 import OrientSampleSource
 
 /// The live accelerometer: found through libudev, read through libiio, reopened on hotplug.
@@ -25,25 +24,10 @@ public struct IIOSampleSource: SampleSource {
     public func start(_ settings: LiveSettings<CaptureSettings>, _ deliver: @escaping @Sendable (SensorEvent) -> NextRead)
         -> CaptureHandle
     {
-        let stop: StopFlag
-        do {
-            stop = try StopFlag()
-        } catch {
-            _ = deliver(.noSensor(reason: "cannot read the accelerometer: \(error)"))
-            let handle = CaptureHandle {}
-            handle.markFinished()
-            return handle
-        }
-        let handle = CaptureHandle { stop.set() }
-        let (configuration, udev, logger, capture) = (self.configuration, self.udev, self.logger, settings.current)
-        let learned = self.learned
-        startThread(name: "orientd-capture") {
-            LiveCapture(
-                configuration: configuration, capture: capture, udev: udev, deliver: { _ = deliver($0) }, stop: stop,
-                logger: logger, learned: learned
-            ).run()
-            handle.markFinished()
-        }
-        return handle
+        let capture = settings.current
+        return LiveCapture.start(
+            configuration: configuration, capture: capture, udev: udev,
+            opener: AccelerometerOpening(capture: capture, logger: logger), learned: learned, logger: logger
+        ) { _ = deliver($0) }
     }
 }

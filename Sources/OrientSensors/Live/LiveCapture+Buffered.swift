@@ -37,7 +37,7 @@ extension LiveCapture {
     /// already powered sends nothing until it moves), and again at each silence check (``BufferSilence``): reading
     /// elsewhere than it held, the buffer stalled, and the sensor is polled from then on, as iio-sensor-proxy 3.8
     /// and later poll a buffer that gives nothing.
-    func readBuffered(_ buffered: IIOBufferedAccelerometer, pace: inout SamplingPace) -> Bool {
+    func readBuffered(_ buffered: any BufferedAccelerometer, pace: inout SamplingPace) -> Bool {
         if !held.asked {
             held.asked = true
             held.lastDelivery = monotonicSeconds()
@@ -54,7 +54,7 @@ extension LiveCapture {
                 held.lastDelivery = monotonicSeconds()
                 // A reading where the held one was is no news: a HID driver puts the answer to the check's own raw
                 // read in the buffer too, and that must not make the next check come early.
-                if let before, !BufferSilence.isStill(metres(before.value, of: buffered.device), metres(last.value, of: buffered.device)) {
+                if let before, !BufferSilence.isStill(metres(before.value, of: buffered), metres(last.value, of: buffered)) {
                     held.silence.delivered()
                 }
             }
@@ -81,7 +81,7 @@ extension LiveCapture {
     /// Delivers a reading, holds it, and asks the device for the pace's rate: a still device samples slowly (a HID
     /// hub then wakes the host less), and at the first reading that differs, fast again.
     private func take(
-        _ reading: UnscaledReading, from buffered: IIOBufferedAccelerometer, pace: inout SamplingPace, raw: Bool = false
+        _ reading: UnscaledReading, from buffered: any BufferedAccelerometer, pace: inout SamplingPace, raw: Bool = false
     ) {
         var time = time(of: reading)
         // A buffered scan from before a raw reading already delivered (the answer to that very read, which a HID
@@ -97,50 +97,50 @@ extension LiveCapture {
         let wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
         guard wanted != held.period else { return }
         held.period = wanted
-        buffered.device.requestRate(1 / wanted)
+        buffered.requestRate(1 / wanted)
         buffered.waitLimit = wanted
-        logger.debug("\(buffered.device.id): sampling_frequency \(1 / wanted) Hz requested")
+        logger.debug("\(buffered.id): sampling_frequency \(1 / wanted) Hz requested")
     }
 
     /// One silence check: a raw read where the held reading is, still; elsewhere, a stall to poll.
-    private func checkSilence(of buffered: IIOBufferedAccelerometer, silent: Double, pace: inout SamplingPace) -> Bool {
+    private func checkSilence(of buffered: any BufferedAccelerometer, silent: Double, pace: inout SamplingPace) -> Bool {
         let interval = held.silence.interval
         guard let current = rawReading(buffered) else { return true }
-        let last = held.reading.map { metres($0.value, of: buffered.device) }
-        let now = metres(current.value, of: buffered.device)
+        let last = held.reading.map { metres($0.value, of: buffered) }
+        let now = metres(current.value, of: buffered)
         held.lastDelivery = monotonicSeconds()
         switch held.silence.check(last: last, now: now) {
         case .still:
-            logger.debug("\(buffered.device.id): silent for \(interval) s, and reads as it did: still, not stalled")
+            logger.debug("\(buffered.id): silent for \(interval) s, and reads as it did: still, not stalled")
             take(current, from: buffered, pace: &pace, raw: true)
             return true
         case .stalled:
             let seconds = (silent * 10).rounded(.down) / 10
             incident(
                 .warning,
-                "\(buffered.device.id): buffered capture delivered nothing for \(seconds) s while the sensor moved from \(last.map(format) ?? "nothing") to \(format(now)); polling instead")
+                "\(buffered.id): buffered capture delivered nothing for \(seconds) s while the sensor moved from \(last.map(format) ?? "nothing") to \(format(now)); polling instead")
             return false
         }
     }
 
     /// The sensor's raw attributes read once (on a HID hub, a GET_REPORT the hub answers even while it sends
     /// nothing); nil when they cannot be, after closing a device that is gone.
-    private func rawReading(_ buffered: IIOBufferedAccelerometer) -> UnscaledReading? {
+    private func rawReading(_ buffered: any BufferedAccelerometer) -> UnscaledReading? {
         do {
-            return try IIOPolledAccelerometer(buffered.device).read()
+            return try buffered.readRaw()
         } catch {
             if error.deviceIsGone {
                 close(reason: "\(error)")
             } else {
-                logger.debug("\(buffered.device.id): its raw attributes cannot be read: \(error)")
+                logger.debug("\(buffered.id): its raw attributes cannot be read: \(error)")
             }
             return nil
         }
     }
 
     /// A reading in m/s² (the device's scale, or 1 g where it gives none), for a silence check.
-    private func metres(_ value: Vector3, of device: IIODevice) -> Vector3 {
-        if let scale = device.scale { return Vector3(value.x * scale.x, value.y * scale.y, value.z * scale.z) }
+    private func metres(_ value: Vector3, of buffered: any BufferedAccelerometer) -> Vector3 {
+        if let scale = buffered.scale { return Vector3(value.x * scale.x, value.y * scale.y, value.z * scale.z) }
         let length = value.length
         return length > 0 ? value * (GravityCalibrator.standardGravity / length) : value
     }

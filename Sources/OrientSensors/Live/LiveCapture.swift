@@ -13,7 +13,8 @@ final class LiveCapture {
     let capture: CaptureSettings
     private let deliver: @Sendable (SensorEvent) -> Void
     private let stop: StopFlag
-    private let udev: UdevHub
+    private let udev: any AccelerometerDirectory
+    private let opener: any AccelerometerOpener
     let logger: Logger
     private let learned: LearnedGravity
 
@@ -39,18 +40,20 @@ final class LiveCapture {
     private var lid: LidWatch?
 
     init(
-        configuration: LiveSensorConfiguration, capture: CaptureSettings, udev: UdevHub,
-        deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag, logger: Logger, learned: LearnedGravity
+        configuration: LiveSensorConfiguration, capture: CaptureSettings, udev: any AccelerometerDirectory,
+        opener: any AccelerometerOpener, deliver: @escaping @Sendable (SensorEvent) -> Void, stop: StopFlag,
+        logger: Logger, learned: LearnedGravity
     ) {
         self.configuration = configuration
         self.capture = capture
         self.udev = udev
+        self.opener = opener
         self.deliver = deliver
         self.stop = stop
         self.logger = logger
         self.learned = learned
         base = BaseFollower(
-            readsBase: configuration.readsBase, rate: capture.rate, learned: learned, logger: logger, deliver: deliver)
+            readsBase: configuration.readsBase, opener: opener, learned: learned, logger: logger, deliver: deliver)
     }
 
     /// What `.opened` says about the open sensor and its base, as they are now; said again when it reads again
@@ -68,7 +71,7 @@ final class LiveCapture {
         }
         defer { udev.unsubscribe(udevEvents) }
         let monitor = udevEvents.descriptor
-        lid = LidWatch(node: udev.query { $0.lidSwitchNode() } ?? nil, logger: logger, deliver: deliver)
+        lid = LidWatch(node: udev.lidSwitchNode(), logger: logger, deliver: deliver)
         var pace = SamplingPace(
             fullRate: capture.rate, stillRate: capture.stillRate ?? capture.rate, restRate: capture.restRate)
         var nextRead = monotonicSeconds()
@@ -147,9 +150,9 @@ final class LiveCapture {
         open(buffered: false)
     }
 
-    /// The accelerometers present, as the udev hub lists them.
+    /// The accelerometers present, as udev lists them.
     private func accelerometers() -> [AccelerometerCandidate] {
-        udev.query { $0.accelerometers() } ?? []
+        udev.accelerometers() ?? []
     }
 
     private func open(buffered: Bool) {
@@ -160,7 +163,7 @@ final class LiveCapture {
         case .chosen(let chosen, let reason):
             let opened: OpenedAccelerometer
             do {
-                opened = try AccelerometerOpening(capture: capture, logger: logger).open(chosen, reason: reason, buffered: buffered)
+                opened = try opener.open(chosen, reason: reason, buffered: buffered)
             } catch {
                 announceNoSensor("cannot \(chosen.inputNode == nil ? "open" : "read") \(chosen.id): \(error)")
                 return
