@@ -57,12 +57,29 @@ extension Orientd {
             let source = IIOSampleSource(
                 configuration: LiveSensorConfiguration(device: device, readsBase: !displayOnly), udev: udev,
                 logger: logger)
-            let stop = StopSignal()
+            // Ctrl-C or SIGTERM ends the recording between two samples, as --duration does: what was read is in the
+            // file, and the summary follows. (Without a subscriber, ProcessSignals would end the process at once.)
+            let stop = ProcessSignals.stream()
             let panel = PanelDiscovery.resolve(naturalOrientation, udev: udev)
             printError("natural orientation: \(panel.description)")
-            var recording = TraceRecording(output: output, duration: duration, natural: panel.natural) { printError($0) }
-            reading: for await event in source.events(CaptureSettings(rate: rate)) {
-                if stop.requested { break }
+            let (output, duration, rate) = (output, duration, rate)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { for await _ in stop { return } }
+                group.addTask {
+                    let recording = TraceRecording(output: output, duration: duration, natural: panel.natural) { printError($0) }
+                    try await Self.record(recording, from: source.events(CaptureSettings(rate: rate)))
+                }
+                // The first to end, the recording or a signal, ends the other.
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+
+        /// Writes the events to the trace until it is complete or the stream ends (a stop signal cancels it), then
+        /// says what was recorded.
+        private static func record(_ recording: TraceRecording, from events: AsyncStream<SensorEvent>) async throws {
+            var recording = recording
+            reading: for await event in events {
                 switch recording.handle(event) {
                 case .next: continue
                 case .finished: break reading
@@ -74,18 +91,6 @@ extension Orientd {
             printError(recording.summary)
         }
     }
-}
-
-/// Turns SIGINT and SIGTERM into a flag the recording loop checks, so that it stops between samples.
-final class StopSignal: Sendable {
-    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
-
-    init() {
-        signal(SIGINT) { _ in StopSignal.flag = 1 }
-        signal(SIGTERM) { _ in StopSignal.flag = 1 }
-    }
-
-    var requested: Bool { Self.flag != 0 }
 }
 
 extension NaturalOrientationSetting: ExpressibleByArgument {}
