@@ -71,10 +71,18 @@ struct HIDSensor {
         return again
     }
 
+    /// The sensor reads `raw` now, as a hub's sensor does: its raw attribute (which the kernel's driver answers with
+    /// a GET_REPORT of the current value) says so too. Without it, a buffer left silent for 2 s on a loaded machine
+    /// read as stalled, its raw attribute elsewhere (still 0), and the daemon rightly read 0 from it.
+    func reads(_ raw: Int32, in testbed: UmockdevTestbed) {
+        try? testbed.set(sysfsPath, "in_\(channel)_raw", "\(raw)")
+    }
+
     /// Writes a scan of `raw` every 0.25 s until `done` holds (10 s at most).
     @discardableResult
     func feed(_ testbed: UmockdevTestbed, _ raw: Int32, until done: () -> Bool) -> Bool {
-        waitFor(timeout: 10, interval: 0.25) {
+        reads(raw, in: testbed)
+        return waitFor(timeout: 10, interval: 0.25) {
             try? testbed.stream(node, scanHex: Self.scan(raw), count: 1, rate: 10)
             return done()
         }
@@ -85,6 +93,7 @@ struct HIDSensor {
     /// 3.6 and later answer it, and a buffer gives one only when data comes.
     func claim(_ command: String, by client: LineProcess, _ testbed: UmockdevTestbed, feeding raw: Int32) -> String? {
         let start = client.lines.count
+        reads(raw, in: testbed)
         client.send(command)
         var answer: String?
         _ = waitFor(timeout: 10, interval: 0.25) {
