@@ -157,8 +157,9 @@ let package = Package(
             path: "Tests/OrientScenarios"
         ),
         // What the tests that run a private D-Bus share (python-dbusmock's polkitd, activated on it), and the test
-        // process's wide global executor, which its C part installs before main; and the trace files that the tests
-        // of orientd's commands, spawned and in process, write and read.
+        // process's wide global executor, which its C part installs before main; the trace files that the tests
+        // of orientd's commands, spawned and in process, write and read; and the stand-ins for Hyprland and niri
+        // that orientctl follow's tests, spawned and in process, talk to.
         .target(
             name: "OrientTestSupport",
             dependencies: [
@@ -262,6 +263,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // orientctl follow in process: the command's work against stand-ins for Hyprland and niri and for orientd,
+        // its lines and messages in a transcript; the whole path (the real daemon and orientctl, sway) stays in
+        // OrientdTests.
+        .testTarget(
+            name: "OrientctlFollowTests",
+            dependencies: [
+                "OrientctlCommands", "OrientCore", "OrientProtocol", "OrientTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "OrientdTests",

@@ -3,10 +3,6 @@ import OrientFollow
 import OrientPosix
 import OrientProtocol
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Orientctl {
     /// `orientctl follow`: turn the built-in screen, its touchscreen and its pen on sway, Hyprland and niri.
     struct Follow: AsyncParsableCommand {
@@ -49,32 +45,64 @@ extension Orientctl {
 
         func run() async throws {
             try await reportingErrors {
-                let environment = ProcessEnvironment.current
-                var kind = CompositorKind(rawValue: compositor)
-                if kind == nil {
-                    do throws(FollowError) {
-                        kind = try CompositorKind.detect(environment: environment)
-                    } catch {
-                        throw ClientError(message: error.description, status: ExitCode(69))
+                try await follow(
+                    environment: ProcessEnvironment.current, printingTo: .standard, subscribed: releaseStartupPages)
+            }
+        }
+
+        /// The command's work, in `environment` (the compositor's session variables and XDG_RUNTIME_DIR): the
+        /// compositor connected, then every state of orientd's handed to it, its lines and messages written to
+        /// `printer`, until cancelled; `subscribed` is called once, after the first subscription.
+        /// - Throws: ``ClientError``: no compositor to talk to at start, or one that came back without an output
+        ///   to turn (69); niri asked to turn input devices off (64); orientd refusing the subscription (65), or
+        ///   not letting follow connect at start (77).
+        func follow(
+            environment: [String: String], printingTo printer: FollowOutput,
+            subscribed: @escaping @Sendable () -> Void = {}
+        ) async throws {
+            var kind = CompositorKind(rawValue: compositor)
+            if kind == nil {
+                do throws(FollowError) {
+                    kind = try CompositorKind.detect(environment: environment)
+                } catch {
+                    throw ClientError(message: error.description, status: ExitCode(69))
+                }
+            }
+            guard let kind else { return }
+            if kind == .niri, !disableInTabletMode.isEmpty {
+                throw ClientError(
+                    message: "--disable-in-tablet-mode: niri's IPC cannot turn input devices off",
+                    status: .validationFailure)
+            }
+            let link = CompositorLink(
+                kind: kind, environment: environment, output: output, dryRun: dryRun,
+                settings: FollowSettings(touch: !noTouch, pen: !noPen, disableInTabletMode: disableInTabletMode),
+                printingTo: printer)
+            // No compositor to talk to at start is a setup error, told at once (a restart later is waited for).
+            try await link.connectAtStart()
+            do {
+                // Whichever side fails first ends follow: the daemon's loop, or the link finding a compositor it
+                // cannot use after a restart.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await followDaemon(link, printingTo: printer, subscribed: subscribed) }
+                    group.addTask {
+                        for await failure in link.failures { throw failure }
+                        // The failures end only when follow is cancelled.
+                        throw CancellationError()
                     }
+                    defer { group.cancelAll() }
+                    try await group.next()
                 }
-                guard let kind else { return }
-                if kind == .niri, !disableInTabletMode.isEmpty {
-                    throw ClientError(
-                        message: "--disable-in-tablet-mode: niri's IPC cannot turn input devices off",
-                        status: .validationFailure)
-                }
-                let link = CompositorLink(
-                    kind: kind, environment: environment, output: output, dryRun: dryRun,
-                    settings: FollowSettings(touch: !noTouch, pen: !noPen, disableInTabletMode: disableInTabletMode))
-                // No compositor to talk to at start is a setup error, told at once (a restart later is waited for).
-                try await link.connectAtStart()
-                try await followDaemon(link)
+            } catch {
+                await link.stop()
+                throw error
             }
         }
 
         /// Subscribes and hands every state to the compositor side; reconnects when the daemon goes away.
-        private func followDaemon(_ link: CompositorLink) async throws {
+        private func followDaemon(
+            _ link: CompositorLink, printingTo printer: FollowOutput, subscribed: @escaping @Sendable () -> Void
+        ) async throws {
             var backoff = Backoff()
             var subscribedOnce = false
             while true {
@@ -83,14 +111,16 @@ extension Orientctl {
                         let reply = try await client.request(.subscribe(settings.subscription()))
                         backoff.reset()
                         await link.update(FollowState(reply))
-                        if !subscribedOnce { releaseStartupPages() }
+                        if !subscribedOnce { subscribed() }
                         subscribedOnce = true
                         while let (_, message) = try await client.nextLine() {
                             guard message.event != nil else { continue }
                             await link.update(FollowState(message))
                         }
                     }
-                    writeStandardError("orientctl: orientd closed the connection; reconnecting\n")
+                    // Cancelled (follow ending): the connection closed on our side, nothing to report.
+                    try Task.checkCancellation()
+                    printer.message("orientctl: orientd closed the connection; reconnecting\n")
                 } catch let error as ClientError
                     where error.status == ExitCode(65) || !subscribedOnce && error.status != ExitCode(69)
                 {
@@ -99,15 +129,25 @@ extension Orientctl {
                     // setting its mode.
                     throw error
                 } catch {
+                    try Task.checkCancellation()
                     // Not running, reset by a daemon killed mid-line, or gone: all end in the same retry.
                     if backoff.isFirst {
-                        writeStandardError("orientctl: \((error as? ClientError)?.message ?? "\(error)"); retrying\n")
+                        printer.message("orientctl: \((error as? ClientError)?.message ?? "\(error)"); retrying\n")
                     }
                 }
                 try await Task.sleep(for: backoff.next())
             }
         }
     }
+}
+
+/// Where follow writes: its lines (the requests, and `#` lines saying what it does) to standard output, its
+/// messages (each a whole line) to standard error. Tests give it a transcript instead.
+struct FollowOutput: Sendable {
+    let line: @Sendable (String) -> Void
+    let message: @Sendable (String) -> Void
+
+    static let standard = FollowOutput(line: { printLine($0) }, message: { writeStandardError($0) })
 }
 
 extension FollowState {
@@ -142,6 +182,9 @@ struct Backoff {
 /// The compositor side: one connection at a time, the planner's memory of what it applied there, and the newest
 /// state, applied again whenever a new connection is made.
 actor CompositorLink {
+    /// A compositor found after a restart that follow cannot use (no output to turn): follow ends with it.
+    nonisolated let failures: AsyncStream<ClientError>
+    private let failed: AsyncStream<ClientError>.Continuation
     private let kind: CompositorKind
     private let environment: [String: String]
     private let requestedOutput: String?
@@ -153,8 +196,16 @@ actor CompositorLink {
     private var latest: FollowState?
     private var reconnecting = false
     private var reportedLock = false
+    private let printer: FollowOutput
+    /// Set when follow ends (or is about to): nothing more is applied, and reconnecting stops.
+    private var stopped = false
 
-    init(kind: CompositorKind, environment: [String: String], output: String?, dryRun: Bool, settings: FollowSettings) {
+    init(
+        kind: CompositorKind, environment: [String: String], output: String?, dryRun: Bool, settings: FollowSettings,
+        printingTo printer: FollowOutput
+    ) {
+        (failures, failed) = AsyncStream.makeStream()
+        self.printer = printer
         self.kind = kind
         self.environment = environment
         self.requestedOutput = output
@@ -164,9 +215,10 @@ actor CompositorLink {
     }
 
     func update(_ state: FollowState) {
+        guard !stopped else { return }
         latest = state
         if state.locked != reportedLock {
-            printLine(state.locked ? "# locked: the screen stays as it is" : "# unlocked")
+            printer.line(state.locked ? "# locked: the screen stays as it is" : "# unlocked")
             reportedLock = state.locked
         }
         if client == nil {
@@ -183,10 +235,10 @@ actor CompositorLink {
         do {
             for request in try client.requests(for: actions, output: output) {
                 if !dryRun { try client.send(request) }
-                printLine(request)
+                printer.line(request)
             }
         } catch {
-            writeStandardError("orientctl: \(error.description)\n")
+            printer.message("orientctl: \(error.description)\n")
             if error.retry { lost(client) }
         }
     }
@@ -207,8 +259,11 @@ actor CompositorLink {
             try adopt(try CompositorSocket.connect(kind, environment: environment))
             return true
         } catch {
-            writeStandardError("orientctl: \(error.description)\n")
-            if !error.retry { exit(69) }
+            guard error.retry else {
+                fail(error)
+                return false
+            }
+            printer.message("orientctl: \(error.description)\n")
             startReconnecting()
             return false
         }
@@ -220,7 +275,7 @@ actor CompositorLink {
         client = candidate
         planner = FollowPlanner(settings: settings)
         let dialect = candidate.dialect.map { ", " + $0 } ?? ""
-        printLine("# \(kind.rawValue) at \(candidate.socketPath), output \(output)\(dialect)")
+        printer.line("# \(kind.rawValue) at \(candidate.socketPath), output \(output)\(dialect)")
         watch(candidate)
     }
 
@@ -235,7 +290,7 @@ actor CompositorLink {
 
     private func lost(_ gone: any CompositorClient) {
         guard client === gone else { return }
-        writeStandardError("orientctl: lost \(kind.rawValue) at \(gone.socketPath); reconnecting\n")
+        printer.message("orientctl: lost \(kind.rawValue) at \(gone.socketPath); reconnecting\n")
         client = nil
         startReconnecting()
     }
@@ -253,18 +308,35 @@ actor CompositorLink {
 
     /// One attempt of the reconnection loop; quiet while no socket answers, so a long absence logs nothing more.
     private func tryReconnect() -> Bool {
+        guard !stopped else { return true }
         if client == nil {
             guard let candidate = try? CompositorSocket.connect(kind, environment: environment) else { return false }
             do {
                 try adopt(candidate)
             } catch {
-                writeStandardError("orientctl: \(error.description)\n")
-                if !error.retry { exit(69) }
+                guard error.retry else {
+                    fail(error)
+                    return true
+                }
+                printer.message("orientctl: \(error.description)\n")
                 return false
             }
             apply()
         }
         reconnecting = false
         return true
+    }
+
+    /// Ends follow with `error`, exit status 69, as at start.
+    private func fail(_ error: FollowError) {
+        stopped = true
+        failed.yield(ClientError(message: error.description, status: ExitCode(69)))
+    }
+
+    /// Lets go of the compositor when follow ends: no more requests, and no reconnecting.
+    func stop() {
+        stopped = true
+        client = nil
+        failed.finish()
     }
 }

@@ -1,27 +1,33 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A Unix socket server run on threads: each accepted connection is handed to `serve` on a thread of its own.
-final class StandInListener: @unchecked Sendable {
-    let path: String
+public final class StandInListener: @unchecked Sendable {
+    public let path: String
     private let listener: Int32
     private let lock = NSLock()
     private var connections: [Int32] = []
     private var stopped = false
+    private var acceptedCount = 0
 
-    init(path: String, serve: @escaping @Sendable (Int32) -> Void) throws {
+    /// How many connections it accepted.
+    public var accepted: Int { lock.withLock { acceptedCount } }
+
+    public init(path: String, serve: @escaping @Sendable (Int32) -> Void) throws {
         self.path = path
-        let listener = try listeningSocket(path, backlog: 16)
+        let listener = try Self.listeningSocket(path, backlog: 16)
         self.listener = listener
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                lock.withLock { connections.append(connection) }
+                lock.withLock {
+                    connections.append(connection)
+                    acceptedCount += 1
+                }
                 Thread.detachNewThread {
                     serve(connection)
                     self.lock.withLock { self.connections.removeAll { $0 == connection } }
@@ -32,7 +38,7 @@ final class StandInListener: @unchecked Sendable {
     }
 
     /// Stops as a compositor that exits: the listener goes, every connection is hung up, the socket file removed.
-    func stop() {
+    public func stop() {
         // Once only: the descriptor's number may belong to another socket afterwards.
         guard
             !lock.withLock({
@@ -46,7 +52,7 @@ final class StandInListener: @unchecked Sendable {
         unlink(path)
     }
 
-    static func readLine(_ fd: Int32) -> String? {
+    public static func readLine(_ fd: Int32) -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -56,7 +62,7 @@ final class StandInListener: @unchecked Sendable {
         }
     }
 
-    static func readToEnd(_ fd: Int32) -> String {
+    public static func readToEnd(_ fd: Int32) -> String {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -66,44 +72,66 @@ final class StandInListener: @unchecked Sendable {
         }
     }
 
-    static func write(_ fd: Int32, _ text: String) {
+    public static func write(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
+
+    /// A Unix stream socket bound to `path` and listening.
+    static func listeningSocket(_ path: String, backlog: Int32) throws -> Int32 {
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(listener)
+            throw StandInError("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(listener, backlog) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(listener)
+            throw StandInError("cannot listen on \(path): \(reason)")
+        }
+        return listener
+    }
 }
 
-/// A Unix stream socket bound to `path` and listening.
-func listeningSocket(_ path: String, backlog: Int32) throws -> Int32 {
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard withUnixAddress(path, { bind(listener, $0, $1) }) == 0, listen(listener, backlog) == 0 else {
-        Glibc.close(listener)
-        throw HarnessError("cannot listen on \(path): \(String(cString: strerror(errno)))")
-    }
-    return listener
+/// A stand-in that could not start.
+public struct StandInError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// What a stand-in was asked, and the settings it made, for the tests to check.
-final class RecordedRequests: @unchecked Sendable {
+public final class RecordedRequests: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [String] = []
     private var transforms: [String: String] = [:]
     private var settings: [String: [String]] = [:]
 
-    func record(_ request: String) { lock.withLock { requests.append(request) } }
-    var all: [String] { lock.withLock { requests } }
-    func transform(of output: String) -> String? { lock.withLock { transforms[output] } }
-    func setTransform(_ value: String, of output: String) { lock.withLock { transforms[output] = value } }
+    public func record(_ request: String) { lock.withLock { requests.append(request) } }
+    public var all: [String] { lock.withLock { requests } }
+    public func transform(of output: String) -> String? { lock.withLock { transforms[output] } }
+    public func setTransform(_ value: String, of output: String) { lock.withLock { transforms[output] = value } }
     /// Every value a setting (named as in hyprland.conf: `input:touchdevice:transform`) was given, in order.
-    func history(of setting: String) -> [String] { lock.withLock { settings[setting] ?? [] } }
-    func set(_ setting: String, to value: String) { lock.withLock { settings[setting, default: []].append(value) } }
+    public func history(of setting: String) -> [String] { lock.withLock { settings[setting] ?? [] } }
+    public func set(_ setting: String, to value: String) { lock.withLock { settings[setting, default: []].append(value) } }
 }
 
 /// Hyprland's two sockets as wiki.hypr.land/IPC describes them: `.socket.sock` takes one `[flags]/command args`
 /// request per connection, answers and closes (`j/monitors` in JSON as hyprctl -j prints it); `.socket2.sock`
 /// streams `EVENT>>DATA` lines and is closed when Hyprland exits. Changes are answered as each configuration
 /// answers them (Hyprland's HyprCtl.cpp): `ok`, or the refusal of the other configuration's request.
-final class HyprlandStandIn {
-    enum Configuration: String, CaseIterable, CustomTestStringConvertible {
+public final class HyprlandStandIn {
+    public enum Configuration: String, CaseIterable, Sendable {
         /// Hyprland 0.54 and earlier: no `status` and no `eval` ("unknown request"); changes through `keyword`.
         case hyprlangBefore055
         /// 0.55 and later with `hyprland.conf`: `status` reports hyprlang, and `eval` is refused.
@@ -111,10 +139,8 @@ final class HyprlandStandIn {
         /// 0.55 and later with `hyprland.lua`: `status` reports lua, and `keyword` is refused.
         case lua
 
-        var testDescription: String { rawValue }
-
         /// The end of the line follow prints when it connects.
-        var summary: String {
+        public var summary: String {
             self == .lua ? "Lua configuration: eval requests" : "hyprlang configuration: keyword requests"
         }
     }
@@ -122,11 +148,20 @@ final class HyprlandStandIn {
     static let evalRefusal = "eval is only supported with the lua config manager"
     static let keywordRefusal = "keyword can't work with non-legacy parsers. Use eval."
 
-    let signature: String
-    let requests = RecordedRequests()
+    /// The request that turns the stand-in's eDP-1 (mode, place and scale as its `j/monitors` lists it, second in
+    /// the list), in the configuration's terms.
+    public static func monitorRequest(_ configuration: Configuration, transform: String) -> String {
+        configuration == .lua
+            ? #"/eval hl.monitor({ output = "eDP-1", mode = "2880x1800@90.001", position = "2880x0", scale = 1.5, "#
+                + "transform = \(transform) })"
+            : "/keyword monitor eDP-1,2880x1800@90.001,2880x0,1.5,transform,\(transform)"
+    }
+
+    public let signature: String
+    public let requests = RecordedRequests()
     private var listeners: [StandInListener] = []
 
-    init(runtime: String, signature: String, monitors: [String], configuration: Configuration) throws {
+    public init(runtime: String, signature: String, monitors: [String], configuration: Configuration) throws {
         self.signature = signature
         let folder = runtime + "/hypr/" + signature
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -247,19 +282,19 @@ final class HyprlandStandIn {
         return value.isEmpty ? nil : String(value)
     }
 
-    func stop() { for listener in listeners { listener.stop() } }
+    public func stop() { for listener in listeners { listener.stop() } }
     deinit { stop() }
 }
 
 /// niri's socket as niri-ipc documents it: a JSON request per line, a JSON reply per line (`{"Ok":…}` or
 /// `{"Err":"…"}`), serde's spelling of niri's types.
-final class NiriStandIn {
-    let path: String
-    let requests = RecordedRequests()
+public final class NiriStandIn {
+    public let path: String
+    public let requests = RecordedRequests()
     private var listener: StandInListener?
-    static let transforms = ["Normal", "90", "180", "270", "Flipped", "Flipped90", "Flipped180", "Flipped270"]
+    public static let transforms = ["Normal", "90", "180", "270", "Flipped", "Flipped90", "Flipped180", "Flipped270"]
 
-    init(path: String, outputs: [String]) throws {
+    public init(path: String, outputs: [String]) throws {
         self.path = path
         for name in outputs { requests.setTransform("Normal", of: name) }
         let requests = requests
@@ -298,6 +333,9 @@ final class NiriStandIn {
         return #"{"Ok":{"OutputConfigChanged":"Applied"}}"#
     }
 
-    func stop() { listener?.stop() }
+    /// How many connections it accepted: follow keeps one open.
+    public var connections: Int { listener?.accepted ?? 0 }
+
+    public func stop() { listener?.stop() }
     deinit { stop() }
 }
