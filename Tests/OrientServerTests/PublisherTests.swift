@@ -185,7 +185,7 @@ struct PublisherTests {
         #expect(p.systemState.interface == .landscapeLeft, "not the fallback order's landscape-right")
     }
 
-    @Test("A tilt goes to the D-Bus facade's snapshot only: subscribers are sent nothing for it; losing the sensor makes it undefined")
+    @Test("A tilt goes to the D-Bus facade's snapshot only: subscribers are sent nothing for it; closing keeps it; losing the sensor makes it undefined")
     func tiltNotOnTheSocket() {
         var tilts: [AccelerometerTilt] = []
         var states = 0
@@ -205,6 +205,8 @@ struct PublisherTests {
         #expect(tilts == [.undefined, .tiltedUp, .faceDown], "each change once")
         #expect(sink.lines.count == lines, "no event for a subscriber: \(sink.lines)")
         #expect(states == statesBefore, "the system state's followers are not woken either")
+        p.take(.stopped, of: .accelerometer)
+        #expect(tilts.last == .faceDown, "closed when the last claimant leaves: the last tilt is kept, as iio-sensor-proxy keeps it")
         p.take(.lost(reason: "unplugged"), of: .accelerometer)
         #expect(tilts.last == .undefined)
     }

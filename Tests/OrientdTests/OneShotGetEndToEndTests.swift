@@ -6,7 +6,8 @@ import OrientTrace
 import Testing
 
 /// `orientctl get` on an idle on-demand daemon: the sensor (here a replay) is opened for the request and closed
-/// again, and the answer is the orientation the sensor reads now, not `unknown`.
+/// again, and the answer is the orientation the sensor reads now, not `unknown`. Gets that follow, with or without
+/// settings, are tested in process (OneShotGetTests, OrientctlSettingsTests).
 @Suite("One-shot get, end to end", .serialized)
 struct OneShotGetEndToEndTests {
     /// A device held still with its right edge up for `seconds`, with a little noise, at 50 Hz.
@@ -40,25 +41,6 @@ struct OneShotGetEndToEndTests {
         #expect(state["fresh"] as? Bool == true, "read now, and orientctl --json passes fresh through")
         #expect(daemon.log.contains("opening the sensor (for a get)"))
         #expect(waitFor { daemon.log.contains("closed the sensor") }, "the sensor closes once the get is answered")
-
-        // Closed again, a get waits for the sensor once more rather than answer from memory.
-        let client = try LineClient(path: daemon.socket)
-        #expect(client.request(#""op":"get""#)?.fresh == true)
-        #expect(waitFor { daemon.log.components(separatedBy: "closed the sensor").count == 3 }, "closed twice")
-        let again = client.request(#""op":"get","mask":"portrait","preferred":"portrait""#)
-        #expect(again?.fresh == true)
-        #expect(again?.interface == "portrait", "the client's own mask and preferred orientation")
-        #expect(again?.mask == "portrait")
-
-        // orientctl get with settings is the protocol's get too (a subscribe reply would carry no fresh).
-        #expect(waitFor { daemon.log.components(separatedBy: "closed the sensor").count == 4 }, "closed again")
-        let settled = try OrientdProcess.run(
-            ["--socket", daemon.socket, "get", "--json", "--mask", "portrait", "--preferred", "portrait"],
-            executable: OrientdProcess.orientctl)
-        let withSettings = try printed(settled.stdout)
-        #expect(withSettings["fresh"] as? Bool == true, "\(settled.stdout)")
-        #expect(withSettings["interface"] as? String == "portrait")
-        #expect(daemon.log.components(separatedBy: "opening the sensor (for a get)").count == 5, "\(daemon.log)")
     }
 
     /// The object `orientctl get --json` printed.

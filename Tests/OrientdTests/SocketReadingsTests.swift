@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Light and proximity on the socket: the real daemon with D-Bus off, an emulated accelerometer, polled light and
-/// proximity sensors (umockdev), raw socket clients and the real orientctl.
+/// proximity sensors (umockdev), raw socket clients and the real orientctl. Who is sent which reading, and how
+/// orientctl asks and prints, are tested in process (PublishedReadingsTests, OrientctlReadingsTests).
 @Suite(
     "Light and proximity on the socket", .serialized,
     .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
@@ -58,33 +59,6 @@ struct SocketReadingsTests {
 
     static let fifty = #"{"event":"light","present":true,"level":50,"unit":"lux"}"#
 
-    @Test("A subscriber that asks for light gets its levels; one that does not gets the same orientation lines byte for byte, and nothing else")
-    func perSubscriber() throws {
-        let setup = try Setup()
-        let asks = try LineClient(path: setup.daemon.socket)
-        let plain = try LineClient(path: setup.daemon.socket)
-        asks.send(#"{"op":"subscribe","id":1,"readings":["light"]}"# + "\n")
-        plain.send(#"{"op":"subscribe","id":1}"# + "\n")
-        // The accelerometer opens for them too: its first orientation comes as an event.
-        var asked = setup.read(asks) { $0 == Self.fifty }
-        #expect(asked.last == Self.fifty, "100 raw at scale 0.5: \(asked)\n\(setup.daemon.log)")
-        #expect(setup.daemon.log.contains("opening the light sensor (0 D-Bus claim(s), 1 socket client(s))"), "\(setup.daemon.log)")
-
-        try setup.testbed.set(setup.lightPath, "in_illuminance_raw", "250")
-        asked += setup.read(asks) { $0.contains(#""level":125"#) }
-        #expect(asked.last == #"{"event":"light","present":true,"level":125,"unit":"lux"}"#, "\(asked)")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_y_raw", "0")
-        try setup.testbed.set(setup.accelerometerPath, "in_accel_x_raw", "256")
-        asked += setup.read(asks) { $0.contains(#""device":"landscape-right""#) }
-        let seen = setup.read(plain) { $0.contains(#""device":"landscape-right""#) }
-        #expect(seen.filter { $0.hasPrefix(#"{"event":"orientation""#) }.count >= 2, "the first orientation and the turn: \(seen)")
-        #expect(seen.allSatisfy { !$0.contains(#""event":"light""#) && !$0.contains(#""level""#) }, "\(seen)")
-        #expect(
-            seen.filter { $0.hasPrefix(#"{"event""#) } == asked.filter { $0.hasPrefix(#"{"event":"orientation""#) },
-            "the orientation events are the same bytes for both")
-        #expect(seen.first == asked.first, "and so is the reply")
-    }
-
     @Test("The light sensor opens for a socket subscriber with no D-Bus client, and closes when it leaves; status says so")
     func opensAndCloses() throws {
         let setup = try Setup()
@@ -93,7 +67,8 @@ struct SocketReadingsTests {
         #expect(!setup.daemon.log.contains("opening the light sensor"))
         var subscriber: LineClient? = try LineClient(path: setup.daemon.socket)
         subscriber?.send(#"{"op":"subscribe","id":1,"readings":["light"]}"# + "\n")
-        #expect(setup.read(subscriber!) { $0 == Self.fifty }.last == Self.fifty)
+        #expect(setup.read(subscriber!) { $0 == Self.fifty }.last == Self.fifty, "100 raw at scale 0.5")
+        #expect(setup.daemon.log.contains("opening the light sensor (0 D-Bus claim(s), 1 socket client(s))"), "\(setup.daemon.log)")
         let open = try setup.light()
         #expect(open?.open == true && open?.id == "iio:device1" && open?.name == "als" && open?.interval == 0.8)
         #expect(open?.foundBy == "IIO_SENSOR_PROXY_TYPE iio-poll-als" && open?.value == .light(level: 50, unit: .lux))
@@ -111,27 +86,6 @@ struct SocketReadingsTests {
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains(#""fresh":true,"light":{"present":true,"level":30,"unit":"lux"}}"#), "\(json.stdout)\n\(setup.daemon.log)")
         #expect(waitFor { setup.daemon.log.contains("closed the light sensor") }, "\(setup.daemon.log)")
-        let text = try setup.orientctl(["get", "--light", "--proximity"])
-        #expect(text.stdout.contains("\nlight: 30 lux\nproximity: far\n"), "\(text.stdout)")
-        let plain = try setup.orientctl(["get"])
-        #expect(!plain.stdout.contains("light"), "without --light as before: \(plain.stdout)")
-    }
-
-    @Test("orientctl monitor --proximity prints its changes; unplugged, the sensor is said to be gone")
-    func monitorProximity() throws {
-        let setup = try Setup()
-        let monitor = try LineProcess(
-            OrientdProcess.orientctl, ["monitor", "--proximity", "--socket", setup.daemon.socket], environment: [:])
-        #expect(monitor.waitForLine { $0 == "proximity far" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
-        try setup.testbed.set(setup.proximityPath, "in_proximity_raw", "500")
-        #expect(monitor.waitForLine { $0 == "proximity near" } != nil, "\(monitor.lines)")
-        let json = try LineProcess(
-            OrientdProcess.orientctl, ["monitor", "--proximity", "--json", "--socket", setup.daemon.socket], environment: [:])
-        #expect(json.waitForLine { $0 == #"{"event":"proximity","present":true,"near":true}"# } != nil, "the last state at once: \(json.lines)")
-        try setup.testbed.remove(setup.proximityPath)
-        #expect(monitor.waitForLine { $0 == "proximity none" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
-        #expect(json.waitForLine { $0 == #"{"event":"proximity","present":false,"near":null}"# } != nil, "\(json.lines)")
-        #expect(!monitor.lines.contains { $0.hasPrefix("light") }, "only what it asked for")
     }
 
     @Test("status lists the accelerometer and every reading sensor served, in JSON and in text")
