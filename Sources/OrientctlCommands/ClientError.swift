@@ -42,6 +42,12 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     }
 }
 
+/// Runs a command's work on standard output, reporting its ClientError as ``reportingErrors(_:)`` does.
+func reportingErrors(writingTo work: (inout UnbufferedStandardOutput) async throws -> Void) async throws {
+    var standardOutput = UnbufferedStandardOutput()
+    try await reportingErrors { try await work(&standardOutput) }
+}
+
 func writeStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }

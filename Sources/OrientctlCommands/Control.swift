@@ -11,7 +11,7 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await reportingControl { try await send(printingTo: &$0) }
+            try await reportingErrors { try await send(printingTo: &$0) }
         }
 
         /// The command's work: the lock asked for, and the state that results to `output`.
@@ -29,7 +29,7 @@ extension Orientctl {
         @Flag(help: "Print the daemon's JSON reply.") var json = false
 
         func run() async throws {
-            try await reportingControl { try await send(printingTo: &$0) }
+            try await reportingErrors { try await send(printingTo: &$0) }
         }
 
         /// The command's work: the unlock asked for, and the state that results to `output`.
@@ -48,7 +48,7 @@ extension Orientctl {
         @Argument(help: "A mask such as all, landscape or portrait|landscape-left, or default.") var mask: String
 
         func run() async throws {
-            try await reportingControl { try await send(printingTo: &$0) }
+            try await reportingErrors { try await send(printingTo: &$0) }
         }
 
         /// The command's work: the mask asked for, and the state that results to `output`.
@@ -60,12 +60,6 @@ extension Orientctl {
             }
         }
     }
-}
-
-/// Runs a control command's work on standard output, reporting its ``ClientError``.
-private func reportingControl(_ send: (inout UnbufferedStandardOutput) async throws -> Void) async throws {
-    var standardOutput = UnbufferedStandardOutput()
-    try await reportingErrors { try await send(&standardOutput) }
 }
 
 /// Sends a control request and writes the resulting state to `output`.

@@ -26,8 +26,7 @@ extension Orientctl {
         @Flag(help: "Print the daemon's state as one line of JSON.") var json = false
 
         func run() async throws {
-            var standardOutput = UnbufferedStandardOutput()
-            try await reportingErrors { try await get(printingTo: &standardOutput) }
+            try await reportingErrors { try await get(printingTo: &$0) }
         }
 
         /// The command's work: the daemon's answer to `output`, as text or as its JSON line.

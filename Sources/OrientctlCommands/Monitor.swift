@@ -24,8 +24,7 @@ extension Orientctl {
         @Flag(help: "Only print changes of the interface orientation.") var interfaceOnly = false
 
         func run() async throws {
-            var standardOutput = UnbufferedStandardOutput()
-            try await reportingErrors { try await monitor(printingTo: &standardOutput, subscribed: releaseStartupPages) }
+            try await reportingErrors { try await monitor(printingTo: &$0, subscribed: releaseStartupPages) }
         }
 
         /// The command's work: the subscription's state, then each event, a line each to `output`, until the

@@ -33,8 +33,7 @@ extension Orientctl {
         }
 
         func run() async throws {
-            var standardOutput = UnbufferedStandardOutput()
-            try await reportingErrors { try await status(printingTo: &standardOutput) }
+            try await reportingErrors { try await status(printingTo: &$0) }
         }
 
         /// The command's work: the daemon's status to `output`, as lines for a person or as its JSON line.

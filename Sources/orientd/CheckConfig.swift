@@ -17,12 +17,7 @@ extension Orientd {
         var file: String = DaemonConfiguration.defaultPath
 
         func run() throws {
-            var standardOutput = StandardOutput()
-            do {
-                try check(printingTo: &standardOutput)
-            } catch {
-                throw error.reported()
-            }
+            try CommandFailure.reporting { try check(printingTo: &$0) }
         }
 
         /// The command's work: the file checked, and the settings it results in written to `output`.

@@ -39,12 +39,7 @@ extension Orientd {
         @OptionGroup var engine: EngineOptions
 
         func run() throws {
-            var standardOutput = StandardOutput()
-            do {
-                try classify(to: &standardOutput)
-            } catch let failure as CommandFailure {
-                throw failure.reported()
-            }
+            try CommandFailure.reporting { try classify(to: &$0) }
         }
 
         /// The command's work: the trace's changes, one JSON line each, to `output`.

@@ -24,9 +24,15 @@ struct CommandFailure: Error {
         self.status = status
     }
 
-    /// Writes the message to standard error and gives the status for `run()` to throw.
-    func reported() -> ExitCode {
-        printError(message)
-        return status
+    /// Runs a command's work on standard output, as each command's `run()` does: a failure's message goes to
+    /// standard error, and its status is thrown.
+    static func reporting(_ work: (inout StandardOutput) throws -> Void) throws {
+        var standardOutput = StandardOutput()
+        do {
+            try work(&standardOutput)
+        } catch let failure as CommandFailure {
+            printError(failure.message)
+            throw failure.status
+        }
     }
 }

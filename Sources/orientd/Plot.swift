@@ -59,12 +59,7 @@ extension Orientd {
         }
 
         func run() throws {
-            var standardOutput = StandardOutput()
-            do {
-                try plot(printingTo: &standardOutput)
-            } catch let failure as CommandFailure {
-                throw failure.reported()
-            }
+            try CommandFailure.reporting { try plot(printingTo: &$0) }
         }
 
         /// The command's work: draws the trace into the image file, and writes the file's name to `names` when the
