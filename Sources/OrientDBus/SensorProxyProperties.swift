@@ -39,10 +39,16 @@ public struct SensorProxyProperties: Sendable, Equatable {
         natural = snapshot.natural
         for (kind, sensor) in snapshot.sensors {
             if let present = sensor.present { setPresent(present, of: kind) }
-            if let last = sensor.last { update(last) }
+            switch sensor.last {
+            case .reading(let reading)?: update(reading)
+            case .orientation(let orientation)?:
+                update(tilt: orientation.tilt)
+                update(device: orientation.device, readable: true)
+            case nil:
+                // The accelerometer goes back to `undefined`; a one-value kind keeps its last reading shown.
+                if kind == .accelerometer { update(device: .unknown, readable: false) }
+            }
         }
-        update(tilt: snapshot.tilt)
-        update(device: snapshot.device, readable: snapshot.accelerometerReadable)
     }
 
     /// The panel's natural orientation, as the daemon names device orientations by it.

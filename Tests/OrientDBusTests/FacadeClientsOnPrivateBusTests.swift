@@ -38,9 +38,10 @@ struct FacadeClientsOnPrivateBusTests {
 
     /// The accelerometer alone, plugged in and read: the device upright as `device`, tilted as `tilt`.
     static func accelerometer(_ device: DeviceOrientation, tilt: AccelerometerTilt = .vertical, firstReadings: Int = 1) -> SensorSnapshot {
-        SensorSnapshot(
-            device: device, accelerometerReadable: true, tilt: tilt, natural: .portrait,
-            sensors: [.accelerometer: .init(present: true, readSinceStart: true, firstReadings: firstReadings)])
+        SensorSnapshot(sensors: [
+            .accelerometer: .init(
+                present: true, last: .orientation(.init(device: device, tilt: tilt)), readSinceStart: true, firstReadings: firstReadings),
+        ])
     }
 
     private func waitFor(_ condition: () -> Bool) async -> Bool {
@@ -97,9 +98,7 @@ struct FacadeClientsOnPrivateBusTests {
         // monitor-sensor 3.0 claims every kind, whichever it is asked to show.
         #expect(await waitFor { served.claims.contains("accelerometer 1") }, "\(served.claims)")
         var start = monitor.lines.count
-        served.facade.update(SensorSnapshot(
-            device: .unknown, accelerometerReadable: false, tilt: .undefined, natural: .portrait,
-            sensors: [.accelerometer: .init(present: false, firstReadings: 1)]))
+        served.facade.update(SensorSnapshot(sensors: [.accelerometer: .init(present: false, firstReadings: 1)]))
         #expect(monitor.line(after: start) { $0 == "--- Accelerometer disappeared" } != nil, "\(monitor.lines)")
         #expect(bus.property("HasAccelerometer") == "b false")
         #expect(bus.property("AccelerometerOrientation") == "s \"undefined\"")
@@ -114,9 +113,7 @@ struct FacadeClientsOnPrivateBusTests {
     func tilt() async throws {
         let bus = try Bus()
         let served = try FacadeOnPrivateBusTests.ServedFacade(on: bus)
-        served.facade.update(SensorSnapshot(
-            device: .unknown, accelerometerReadable: false, tilt: .undefined, natural: .portrait,
-            sensors: [.accelerometer: .init(present: true)]))
+        served.facade.update(SensorSnapshot(sensors: [.accelerometer: .init(present: true)]))
         #expect(await waitFor { bus.property("AccelerometerTilt") == "s \"undefined\"" })
         let client = try FacadeOnPrivateBusTests.client(on: bus)
         client.send("watch")

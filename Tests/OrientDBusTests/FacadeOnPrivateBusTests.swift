@@ -163,12 +163,10 @@ struct FacadeOnPrivateBusTests {
     }
 
     /// Both sensors plugged in and read since they started.
-    static let present = SensorSnapshot(
-        device: .portrait, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
-        sensors: [
-            .accelerometer: .init(present: true, readSinceStart: true, firstReadings: 1),
-            .light: .init(present: true, last: .light(level: 40, unit: .lux), readSinceStart: true, firstReadings: 1),
-        ])
+    static let present = SensorSnapshot(sensors: [
+        .accelerometer: .init(present: true, last: .orientation(.init(device: .portrait, tilt: .vertical)), readSinceStart: true, firstReadings: 1),
+        .light: .init(present: true, last: .reading(.light(level: 40, unit: .lux)), readSinceStart: true, firstReadings: 1),
+    ])
 
     private func waitFor(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<1000 {
@@ -208,19 +206,19 @@ struct FacadeOnPrivateBusTests {
         #expect(served.claims == ["light 1"], "a repeated claim is one claim")
 
         var brighter = Self.present
-        brighter.sensors[.light]?.last = .light(level: 55, unit: .lux)
+        brighter.sensors[.light]?.last = .reading(.light(level: 55, unit: .lux))
         facade.update(brighter)
         let heard = client.line { $0.hasPrefix("signal ") }
         #expect(heard?.hasPrefix("signal /net/hadess/SensorProxy: org.freedesktop.DBus.Properties.PropertiesChanged ('net.hadess.SensorProxy', {") == true
                     && heard?.contains("'LightLevel': <55.0>") == true && heard?.contains("'LightLevelUnit': <'lux'>") == true, "\(client.lines)")
         var turned = brighter
-        turned.device = .landscapeLeft
+        turned.orientation?.device = .landscapeLeft
         facade.update(turned)
         #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"right-up\"" })
         client.send("release-light")
         #expect(await waitFor { served.claims == ["light 1", "light 0"] })
         var dimmer = turned
-        dimmer.sensors[.light]?.last = .light(level: 5, unit: .lux)
+        dimmer.sensors[.light]?.last = .reading(.light(level: 5, unit: .lux))
         facade.update(dimmer)
         #expect(await waitFor { bus.property("LightLevel") == "d 5" })
         usleep(300_000)
@@ -268,9 +266,7 @@ struct FacadeOnPrivateBusTests {
         let served = try ServedFacade(on: bus)
         let facade = served.facade
         // Plugged in, not read yet.
-        let unread = SensorSnapshot(
-            device: .unknown, accelerometerReadable: false, tilt: .undefined, natural: .portrait,
-            sensors: [.accelerometer: .init(present: true)])
+        let unread = SensorSnapshot(sensors: [.accelerometer: .init(present: true)])
         facade.update(unread)
         #expect(await waitFor { bus.property("AccelerometerOrientation") == "s \"undefined\"" })
         let early = try Self.client(on: bus)
@@ -303,7 +299,7 @@ struct FacadeOnPrivateBusTests {
         let served = try ServedFacade(on: bus, claimBound: 600)
         let facade = served.facade
         var idle = Self.present
-        idle.sensors[.light] = .init(present: true, last: .light(level: 40, unit: .lux), readSinceStart: false, firstReadings: 1)
+        idle.sensors[.light] = .init(present: true, last: .reading(.light(level: 40, unit: .lux)), readSinceStart: false, firstReadings: 1)
         facade.update(idle)
         #expect(await waitFor { bus.property("LightLevel") == "d 40" })
         let client = try Self.client(on: bus)
@@ -314,7 +310,7 @@ struct FacadeOnPrivateBusTests {
         usleep(500_000)
         #expect(client.lines.count == start, "answered before a reading: \(client.lines)")
         var read = idle
-        read.sensors[.light] = .init(present: true, last: .light(level: 70, unit: .lux), readSinceStart: true, firstReadings: 2)
+        read.sensors[.light] = .init(present: true, last: .reading(.light(level: 70, unit: .lux)), readSinceStart: true, firstReadings: 2)
         facade.update(read)
         #expect(client.line(after: start) { $0 == "ok" } != nil)
         #expect(bus.property("LightLevel") == "d 70", "the claim reads the reading it waited for")

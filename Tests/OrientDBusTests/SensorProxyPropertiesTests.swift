@@ -206,26 +206,47 @@ struct SensorProxyCompassPropertiesTests {
         #expect(properties.bus("HasCompass") == .boolean(false) && properties.bus("CompassHeading") == .double(271.5))
         #expect(properties.bus("HasAmbientLight") == .boolean(false) && properties.bus("LightLevel") == .double(0), "the light sensor is another sensor")
     }
+}
 
+@Suite("net.hadess.SensorProxy properties from the store's snapshot")
+struct SensorProxySnapshotTests {
     @Test("From the store's snapshot: presence, readings and the orientation named by the panel; a reading the store forgot stays shown")
     func fromSnapshot() {
         var properties = SensorProxyProperties()
-        var snapshot = SensorSnapshot(
-            device: .landscapeRight, accelerometerReadable: true, tilt: .vertical, natural: .portrait,
-            sensors: [.accelerometer: .init(present: true), .light: .init(present: true, last: .light(level: 40, unit: .lux))])
+        var snapshot = SensorSnapshot(sensors: [
+            .accelerometer: .init(present: true, last: .orientation(.init(device: .landscapeRight, tilt: .vertical))),
+            .light: .init(present: true, last: .reading(.light(level: 40, unit: .lux))),
+        ])
         properties.show(snapshot)
         #expect(properties.hasAccelerometer && properties.accelerometerOrientation == "left-up")
         #expect(properties.accelerometerTilt == "vertical")
         #expect(properties.bus("HasAmbientLight") == .boolean(true) && properties.bus("LightLevel") == .double(40))
         #expect(properties.bus("HasProximity") == .boolean(false), "a kind not served is not there")
         snapshot.sensors[.light] = .init(present: false, last: nil)
-        snapshot.device = .faceUp
+        snapshot.orientation?.device = .faceUp
         properties.show(snapshot)
         #expect(properties.bus("HasAmbientLight") == .boolean(false) && properties.bus("LightLevel") == .double(40), "unplugged: the last level stays")
         #expect(properties.accelerometerOrientation == "left-up", "lying flat keeps the last upright one")
         snapshot.natural = .landscape
-        snapshot.device = .portrait
+        snapshot.orientation?.device = .portrait
         properties.show(snapshot)
         #expect(properties.accelerometerOrientation == "left-up", "on a landscape panel, portrait has the left edge up")
+    }
+
+    @Test("An accelerometer plugged in that cannot be read shows undefined, and starts again from undefined when it reads")
+    func unreadable() {
+        var properties = SensorProxyProperties()
+        var snapshot = SensorSnapshot(sensors: [
+            .accelerometer: .init(present: true, last: .orientation(.init(device: .landscapeRight, tilt: .tiltedUp)))
+        ])
+        properties.show(snapshot)
+        #expect(properties.accelerometerOrientation == "left-up" && properties.accelerometerTilt == "tilted-up")
+        snapshot.orientation = nil
+        properties.show(snapshot)
+        #expect(properties.hasAccelerometer, "still plugged in")
+        #expect(properties.accelerometerOrientation == "undefined" && properties.accelerometerTilt == "undefined")
+        snapshot.orientation = .init(device: .faceUp, tilt: .faceUp)
+        properties.show(snapshot)
+        #expect(properties.accelerometerOrientation == "undefined", "lying flat: no upright one since it came back")
     }
 }

@@ -193,7 +193,7 @@ struct PublisherTests {
             settings: .init(), persistent: PersistentState(), version: "test",
             dependencies: .init(
                 clock: ManualClock(), systemStateChanged: { _ in states += 1 },
-                sensorsChanged: { if tilts.last != $0.tilt { tilts.append($0.tilt) } }))
+                sensorsChanged: { let tilt = $0.orientation?.tilt ?? .undefined; if tilts.last != tilt { tilts.append(tilt) } }))
         let sink = RecordingSink()
         _ = p.subscribe(sink, settings: SubscriptionSettings(), id: nil)
         p.take(.accelerometerOpened(.init(id: "t", name: "t", mode: .replay)), of: .accelerometer)
@@ -225,7 +225,7 @@ struct PublisherTests {
         p.take(.accelerometerRead(
             AccelerometerUpdate(device: .landscapeLeft, tilt: .tiltedUp, first: .landscapeLeft, time: 1)), of: .accelerometer)
         #expect(snapshots.count == told + 1, "one snapshot, not one per part of the change")
-        #expect(snapshots.last?.device == .landscapeLeft && snapshots.last?.tilt == .tiltedUp)
+        #expect(snapshots.last?.orientation == .init(device: .landscapeLeft, tilt: .tiltedUp))
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == true)
         #expect(states.count == statesBefore + 1 && states.last?.device == .landscapeLeft)
         p.take(.accelerometerRead(AccelerometerUpdate(tilt: .tiltedUp, time: 2)), of: .accelerometer)
@@ -248,9 +248,9 @@ struct PublisherTests {
         p.take(.present(true), of: .light)
         #expect(snapshots.count == told, "no change, nothing told")
         p.take(.read(.compass(heading: 93)), of: .compass)
-        #expect(snapshots.last?.sensors[.compass]?.last == .compass(heading: 93))
+        #expect(snapshots.last?.sensors[.compass]?.last == .reading(.compass(heading: 93)))
         p.take(.read(.light(level: 40, unit: .lux)), of: .light)
-        #expect(snapshots.last?.sensors[.light]?.last == .light(level: 40, unit: .lux))
+        #expect(snapshots.last?.sensors[.light]?.last == .reading(.light(level: 40, unit: .lux)))
         p.take(.noSensor(reason: "cannot open the light sensor iio:device1: busy"), of: .light)
         #expect(snapshots.last?.sensors[.light]?.present == true, "plugged in as udev says, though it failed to open")
         p.take(.present(false), of: .light)
@@ -266,11 +266,15 @@ struct PublisherTests {
         p.take(.accelerometerRead(AccelerometerUpdate(first: .portrait, time: 0)), of: .accelerometer)
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == true)
         #expect(snapshots.last?.sensors[.accelerometer]?.firstReadings == 1)
-        #expect(snapshots.last?.device == .portrait, "the first reading shows until the classifier commits")
+        #expect(snapshots.last?.orientation?.device == .portrait, "the first reading shows until the classifier commits")
         p.deviceChanged(.landscapeLeft, time: 1)
-        #expect(snapshots.last?.device == .landscapeLeft && snapshots.last?.accelerometerReadable == true)
+        #expect(snapshots.last?.orientation?.device == .landscapeLeft)
         p.take(.stopped, of: .accelerometer)
         #expect(snapshots.last?.sensors[.accelerometer]?.readSinceStart == false, "released: no reading since a start")
+        #expect(snapshots.last?.orientation?.device == .landscapeLeft, "released, not lost: the orientation stays")
+        p.take(.lost(reason: "read failed"), of: .accelerometer)
+        #expect(snapshots.last?.sensors[.accelerometer]?.present == true, "failing, still plugged in")
+        #expect(snapshots.last?.orientation == nil, "failing: no orientation until it reads again")
     }
 
     @Test("A sensor lost while plugged in has read nothing since: a claim then waits for its next reading, of every kind alike")

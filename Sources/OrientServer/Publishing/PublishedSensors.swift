@@ -107,7 +107,7 @@ struct PublishedSensors {
     /// Each kind served, as the D-Bus facade sees it.
     var snapshot: [SensorKind: SensorSnapshot.Sensor] {
         sensors.mapValues {
-            SensorSnapshot.Sensor(present: $0.plugged, last: $0.last, readSinceStart: $0.readSinceStarted, firstReadings: $0.firstReadings)
+            SensorSnapshot.Sensor(present: $0.plugged, last: $0.last.map(SensorSnapshot.Value.reading), readSinceStart: $0.readSinceStarted, firstReadings: $0.firstReadings)
         }
     }
 

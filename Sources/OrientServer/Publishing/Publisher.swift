@@ -386,9 +386,11 @@ public final class Publisher {
 
     /// What is known of every sensor: the D-Bus facade's view of the store.
     public var sensors: SensorSnapshot {
-        SensorSnapshot(
-            device: state.deviceForSensorProxy, accelerometerReadable: state.sensor == .available, tilt: state.tilt,
-            natural: state.settings.panel.natural, sensors: known.snapshot)
+        var snapshot = SensorSnapshot(natural: state.settings.panel.natural, sensors: known.snapshot)
+        if state.sensor == .available {
+            snapshot.orientation = SensorSnapshot.Orientation(device: state.deviceForSensorProxy, tilt: state.tilt)
+        }
+        return snapshot
     }
 
     /// Tells the facade the snapshot, when it changed.
