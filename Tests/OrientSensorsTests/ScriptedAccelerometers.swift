@@ -13,6 +13,7 @@ final class ScriptedAccelerometer: PolledAccelerometer, Sendable {
     private struct State {
         var value: Vector3
         var fault: SensorError?
+        var reads = 0
     }
 
     let id: String
@@ -25,8 +26,14 @@ final class ScriptedAccelerometer: PolledAccelerometer, Sendable {
 
     /// Reads `value` from now on, and no longer fails.
     func set(_ value: Vector3) {
-        state.withLock { $0 = State(value: value) }
+        state.withLock {
+            $0.value = value
+            $0.fault = nil
+        }
     }
+
+    /// How many times it was read.
+    var reads: Int { state.withLock { $0.reads } }
 
     /// Every read throws `fault` from now on.
     func fail(_ fault: SensorError) {
@@ -34,7 +41,10 @@ final class ScriptedAccelerometer: PolledAccelerometer, Sendable {
     }
 
     func read() throws(SensorError) -> UnscaledReading {
-        let (value, fault) = state.withLock { ($0.value, $0.fault) }
+        let (value, fault) = state.withLock { state in
+            state.reads += 1
+            return (state.value, state.fault)
+        }
         if let fault { throw fault }
         return UnscaledReading(value: value, timestamp: nil)
     }

@@ -3,12 +3,12 @@ import OrientCore
 import OrientPosix
 import OrientSampleSource
 
-/// The keyboard-base accelerometer of a convertible, read by polling right after each display reading.
+/// The keyboard-base accelerometer of a convertible, read by polling when a display reading needs its pair
+/// (``BaseFollower`` pairs them by time).
 ///
-/// Pairing by taking the base reading at the display's pace keeps the two within a read's time (well under a
-/// millisecond) of each other, with no second clock or buffer to align; the base changes only as the hinge
-/// or the whole device moves, which the display's rate follows anyway. Its scale is checked and learned as the
-/// display's is.
+/// Polling the base at the display's pace keeps the two within a read's time of each other, with no second clock or
+/// buffer to align; the base changes only as the hinge or the whole device moves, which the display's rate follows
+/// anyway. Its scale is checked and learned as the display's is.
 final class BaseSensor {
     let candidate: AccelerometerCandidate
     let mountMatrix: MountMatrix

@@ -215,7 +215,7 @@ final class LiveCapture {
         if let learned { announce(learned) }
         guard let acceleration else { return nil }
         let sample = AccelSample(
-            time: time, acceleration: acceleration, base: base.read(at: time, failuresBeforeLost: Self.failuresBeforeUnavailable))
+            time: time, acceleration: acceleration, base: base.reading(pairedWith: time, failuresBeforeLost: Self.failuresBeforeUnavailable))
         deliver(.sample(sample))
         return sample
     }
