@@ -74,9 +74,9 @@ extension ConfiguredPartsTests {
         func start(_ settings: LiveSettings<CaptureSettings>, _ deliver: @escaping @Sendable (SensorEvent) -> NextRead)
             -> CaptureHandle
         {
+            let udev = try! MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, -1")
             _ = deliver(.opened(SensorDescription(
-                id: "iio:device0", name: "accel", mode: .buffered, mountMatrix: try! MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, -1"),
-                mountMatrixSource: .udevProperty)))
+                id: "iio:device0", name: "accel", mode: .buffered, mountMatrix: udev, mountMatrixSource: .udevProperty)))
             for step in 0..<50 { _ = deliver(.sample(AccelSample(time: Double(step) / 50, x: 0, y: -9.80665, z: 0))) }
             let handle = CaptureHandle {}
             handle.markFinished()
@@ -90,7 +90,8 @@ extension ConfiguredPartsTests {
         let loop = group.next()
         let publisher = try await loop.submit { NIOLoopBound(Publisher(clock: ManualClock()), eventLoop: loop) }.get()
         let publisherPart = PublisherPart(publisher, freshWait: 1)
-        let sensor = ServedAccelerometer(source: UpsideDownSensor(), eventLoop: loop, publisher: publisher, logger: Logger(label: "test"))
+        let sensor = ServedAccelerometer(
+            source: UpsideDownSensor(), eventLoop: loop, publisher: publisher, logger: Logger(label: "test"))
         // The file at each reload; what the sensor then reads (nil: not checked), where its matrix comes from, whether
         // status says it is repaired, and the natural orientation status names.
         let steps: [(file: String, device: DeviceOrientation?, source: String, repaired: Bool, natural: String)] = [
@@ -108,7 +109,9 @@ extension ConfiguredPartsTests {
             // As the sensor service does at a reload that changes the sensor's settings: stopped, then opened again.
             await sensor.stopped()
             _ = sensor.start(ServedAccelerometer.slice(of: settings)) {}
-            let (device, line) = try await loop.submit { (publisher.value.systemState.device, publisher.value.status(id: nil)) }.get()
+            let (device, line) = try await loop.submit {
+                (publisher.value.systemState.device, publisher.value.status(id: nil))
+            }.get()
             let status = try ServerMessage.decode(Array(line.utf8))
             if let expected = step.device { #expect(device == expected, "\(step.file)") }
             #expect(status.sensorInfo?.mountMatrixSource == step.source, "\(step.file)")

@@ -163,7 +163,8 @@ struct ReadingServiceTests {
                 #expect(await waitFor { source.starts.withLock { $0 } == 3 }, "opened again at a resume")
                 #expect(await waitFor { source.open.withLock { $0 } == 1 })
                 #expect(source.starts.withLock { $0 } == 3, "the resume while closed opened nothing")
-                #expect(received.withLock { $0 }.filter { $0 == .incident("resumed from sleep: opened again") }.count == 1)
+                let resumes = received.withLock { $0 }.filter { $0 == .incident("resumed from sleep: opened again") }
+                #expect(resumes.count == 1, "counted at the resume of the open source only")
                 trigger.triggerGracefulShutdown()
                 try await tasks.next()
                 #expect(source.open.withLock { $0 } == 0, "stopped when the service returns")

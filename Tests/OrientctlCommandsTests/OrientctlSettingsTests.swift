@@ -53,7 +53,8 @@ struct OrientctlSettingsTests {
         #expect(watch.hookRuns.map { $0["ORIENTD_PREVIOUS_INTERFACE"]! + ">" + $0["ORIENTD_INTERFACE"]! }
             == ["unknown>landscape-right", "landscape-right>landscape-left"])
         // The device and the rotation as the state that ran the hook has them; no rotation, an empty one.
-        #expect(watch.hookRuns.map { $0["ORIENTD_DEVICE"]! + "/" + $0["ORIENTD_ROTATION"]! } == ["landscape-left/", "landscape-right/90"])
+        #expect(
+            watch.hookRuns.map { $0["ORIENTD_DEVICE"]! + "/" + $0["ORIENTD_ROTATION"]! } == ["landscape-left/", "landscape-right/90"])
 
         // An orientation not known yet at start runs nothing until it is.
         let unknown = try FakeDaemon(
