@@ -130,7 +130,7 @@ struct ReadingServiceTests {
         #expect(await first.next() == SensorDemand.Level(claims: [.accelerometer: 1]), "an unclaimed kind is absent")
     }
 
-    @Test("Opens its source only while its kind is claimed, hands events to its sink, opens it again at a resume, and stops at graceful shutdown")
+    @Test("Opens its source only while its kind is claimed, hands events to its sink, opens it again at a resume (counted as an incident) but not while closed, and stops at graceful shutdown")
     func claimedOnly() async throws {
         let source = RecordingLight()
         let demand = SensorDemand()
@@ -154,12 +154,17 @@ struct ReadingServiceTests {
                 #expect(
                     await waitFor { source.open.withLock { $0 } == 0 },
                     "closed when nobody claims it: the accelerometer's demand does not keep it open")
+                // Back from sleep while nobody claims it: nothing is opened, nothing counted.
+                demand.resumed()
                 demand.setClaims(1, of: .light)
                 #expect(await waitFor { source.starts.withLock { $0 } == 2 })
                 // Back from sleep: the open source is stopped and started again.
                 demand.resumed()
                 #expect(await waitFor { source.starts.withLock { $0 } == 3 }, "opened again at a resume")
                 #expect(await waitFor { source.open.withLock { $0 } == 1 })
+                #expect(source.starts.withLock { $0 } == 3, "the resume while closed opened nothing")
+                let resumes = received.withLock { $0 }.filter { $0 == .incident("resumed from sleep: opened again") }
+                #expect(resumes.count == 1, "counted at the resume of the open source only")
                 trigger.triggerGracefulShutdown()
                 try await tasks.next()
                 #expect(source.open.withLock { $0 } == 0, "stopped when the service returns")

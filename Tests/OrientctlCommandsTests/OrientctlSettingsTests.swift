@@ -45,13 +45,16 @@ struct OrientctlSettingsTests {
     @Test("watch --mask landscape subscribes for interface changes under the mask and runs the hook at start and at each change")
     func watchMask() async throws {
         let sameInterface = Self.landscape.replacingOccurrences(of: "landscape-left", with: "face-up")
-        let turned = #""device":"landscape-right","interface":"landscape-left","locked":false,"mask":"landscape","sensor":"available","t":5"#
+        let turned = #""device":"landscape-right","interface":"landscape-left","locked":false,"mask":"landscape","rotation":90,"sensor":"available","t":5"#
         let daemon = try FakeDaemon(state: Self.landscape, events: [sameInterface, turned])
         let watch = await InProcessOrientctl.run(["watch", "--mask", "landscape", "--exec", "true", "--socket", daemon.path])
         #expect(try Self.request(daemon) == .subscribe(SubscriptionSettings(mask: .landscape, changes: .interface)))
         #expect(watch.status == 69, "watch ends when the daemon goes")
         #expect(watch.hookRuns.map { $0["ORIENTD_PREVIOUS_INTERFACE"]! + ">" + $0["ORIENTD_INTERFACE"]! }
             == ["unknown>landscape-right", "landscape-right>landscape-left"])
+        // The device and the rotation as the state that ran the hook has them; no rotation, an empty one.
+        #expect(
+            watch.hookRuns.map { $0["ORIENTD_DEVICE"]! + "/" + $0["ORIENTD_ROTATION"]! } == ["landscape-left/", "landscape-right/90"])
 
         // An orientation not known yet at start runs nothing until it is.
         let unknown = try FakeDaemon(

@@ -1,6 +1,9 @@
 import Foundation
+import OrientConfiguration
 import OrientTestSupport
 import Testing
+
+@testable import orientd
 
 /// `orientd check-config`: what a person who gets a setting wrong is told (issue 54, "Errors and waits"), the file,
 /// the line and the key, and what a valid file amounts to.
@@ -54,6 +57,25 @@ struct CheckConfigTests {
             let fine = InProcessOrientd.run(["check-config", try Self.file("control-group = \(group)\n")])
             #expect(fine.status == 0, "\(group): \(fine.stderr)")
         }
+    }
+
+    /// `orientd run`'s own reading, the one it makes at start and again at each SIGHUP.
+    @Test("run refuses a control group that does not exist as check-config does, naming the file's line or the option")
+    func missingControlGroupAtRun() throws {
+        func load(_ arguments: [String]) throws -> DaemonConfiguration {
+            let run = try #require(try Orientd.parseAsRoot(["run"] + arguments) as? Orientd.Run)
+            return try Orientd.Run.loadConfiguration(options: run.options, environment: [:])
+        }
+        func failure(_ arguments: [String]) -> String {
+            do { return "taken: \(try load(arguments))" } catch { return "\(error)" }
+        }
+        let path = try Self.file("mask = all\ncontrol-group = nosuchgroup-54\n")
+        let group = "no group \"nosuchgroup-54\" in /etc/group"
+        let file = failure(["--config", path])
+        #expect(file.hasPrefix("\(path):2: control-group: \(group)"), "\(file)")
+        let option = failure(["--config", "/dev/null", "--control-group", "nosuchgroup-54"])
+        #expect(option.hasPrefix("--control-group: \(group)"), "\(option)")
+        #expect(try load(["--config", "/dev/null", "--control-group", "root"]).controlGroup == "root")
     }
 
     @Test("A trailing comment is a comment, and a key in the wrong part of the file is pointed to its place")

@@ -23,6 +23,20 @@ struct DaemonPartsTests {
         #expect(atStart.isDisjoint(with: whileRunning))
     }
 
+    /// The reload's log line as the running daemon builds it from its parts' answers, every setting changed at once.
+    @Test("A reload changing every setting names each as applied or as waiting for the next start; only the start-up choices wait")
+    func reloadEverySetting() throws {
+        let started = DaemonConfiguration()
+        var next = started
+        for setting in DaemonSetting.all { try setting.apply(setting.example, to: &next) }
+        let answers = Daemon.partTypes.map { PartAnswer(part: "\($0)", reads: $0.reads) }
+        let report = ReloadReport(started: started, running: started, next: next, answers: answers)
+        #expect(report.unread.isEmpty && report.refused.isEmpty, "\(report.summary)")
+        #expect(Set(report.applied).isDisjoint(with: report.waiting))
+        #expect(Set(report.applied + report.waiting) == Set(DaemonSetting.all.map(\.name)))
+        #expect(Set(report.waiting) == ["socket", "socket-mode", "state-directory", "device", "dbus", "tablet-mode-switch"])
+    }
+
     @Test("The wiring's start-only choices are exactly what its slice depends on")
     func startupChoices() throws {
         #expect(Set(try SliceCheck.settingsRead(by: StartupChoices.self)) == Set(StartupChoices.reads.all))

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// What a person who gets a setting wrong is told, by `check-config`, at start and at a reload (issue 54, "Errors
-/// and waits"): the file, the line and the key. check-config's messages are tested in process
-/// (Tests/OrientdCommandsTests); here, its exit status through the binary and the daemon's.
+/// and waits"): the file, the line and the key. check-config's messages and run's, at start and at a reload (one
+/// reading), are tested in process (CheckConfigTests); here, the daemon's exit status at start.
 @Suite("Configuration errors, as the commands report them")
 struct ConfigurationErrorsTests {
     private static func file(_ text: String) throws -> String {
@@ -18,40 +18,12 @@ struct ConfigurationErrorsTests {
         "--socket", "/tmp/orientd-config-errors-\(getpid()).sock", "--state-directory", "/tmp/orientd-config-errors-\(getpid())",
     ]
 
-    @Test("A control group that does not exist is refused by check-config and at start, naming the line or option")
+    @Test("A control group that does not exist stops the daemon at start with 78, naming the line")
     func missingControlGroup() throws {
         let path = try Self.file("mask = all\ncontrol-group = nosuchgroup-54\n")
-        let checked = try OrientdProcess.run(["check-config", path])
-        #expect(checked.status == 78)
-        #expect(
-            checked.stderr.hasPrefix("orientd: \(path):2: control-group: no group \"nosuchgroup-54\" in /etc/group"),
-            "\(checked.stderr)")
-        let valid = try Self.file("control-group = root\n")
-        let shown = try OrientdProcess.run(["check-config", valid])
-        #expect(shown.status == 0 && shown.stdout.hasPrefix("\(valid): valid."), "\(shown.stderr)")
-
         let started = try OrientdProcess.run(["run", "--config", path] + Self.shortReplay)
         #expect(started.status == 78)
         #expect(started.stderr.contains("\(path):2: control-group: no group \"nosuchgroup-54\""), "\(started.stderr)")
-
-        let option = try OrientdProcess.run(
-            ["run", "--config", "/dev/null", "--control-group", "nosuchgroup-54"] + Self.shortReplay)
-        #expect(option.status == 78)
-        #expect(option.stderr.contains("--control-group: no group \"nosuchgroup-54\""), "\(option.stderr)")
-    }
-
-    @Test("A reload that names a missing group is refused and the running settings kept")
-    func missingControlGroupAtReload() throws {
-        let path = try Self.file("mask = landscape\n")
-        let daemon = try DaemonHarness(["--config", path, "--replay", PlotCommandTests.demoTrace])
-        try daemon.waitUntilListening()
-        try "mask = portrait\ncontrol-group = nosuchgroup-54\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(daemon.signal(SIGHUP) == nil, "the daemon goes on")
-        let deadline = Date().addingTimeInterval(10)
-        while !daemon.log.contains("nosuchgroup-54"), Date() < deadline { usleep(50_000) }
-        #expect(daemon.log.contains("\(path):2: control-group: no group \"nosuchgroup-54\""), "\(daemon.log)")
-        #expect(try daemon.poll { _ in true }?.mask == "landscape")
-        daemon.expectCleanStop()
     }
 }
 

@@ -18,30 +18,6 @@ struct DaemonEndToEndTests {
         return (path, try ExpectedChanges(trace: path))
     }
 
-    @Test("Subscribers with different masks each get their own interface sequence")
-    func subscribersWithMasks() throws {
-        let (path, expected) = try Self.trace()
-        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--replay-wait-for", "3"])
-        try daemon.waitUntilListening()
-        let settings: [(String, InterfaceOrientationMask, InterfaceOrientation?)] = [
-            (#""op":"subscribe""#, .all, nil),
-            (#""op":"subscribe","mask":"landscape","preferred":"landscape-left""#, .landscape, .landscapeLeft),
-            (#""op":"subscribe","mask":"portrait|landscape-right""#, [.portrait, .landscapeRight], nil),
-        ]
-        let clients = try settings.map { fields, _, _ in
-            let client = try LineClient(path: daemon.socket)
-            #expect(client.request(fields)?.ok == true)
-            return client
-        }
-        let finalTime = try #require(expected.devices.last?.time)
-        for (client, (_, mask, preferred)) in zip(clients, settings) {
-            let events = collectEvents(client, until: finalTime)
-            #expect(dedupInterfaces(events) == (try expected.interfaces(mask: mask, preferred: preferred)), "mask \(mask)")
-            #expect(events.compactMap(\.device).filter { $0 != "unknown" } == expected.devices.map(\.device.rawValue))
-        }
-        daemon.expectCleanStop()
-    }
-
     @Test("A subscriber that never reads does not hold back the others")
     func stalledSubscriber() throws {
         let (path, expected) = try Self.trace(seed: 22)
@@ -59,101 +35,6 @@ struct DaemonEndToEndTests {
         var last: ServerMessage?
         while let message = stalled.readMessage(timeout: 1) { last = message }
         #expect(last?.t == finalTime)
-    }
-
-    @Test("Many subscribers at once all receive every change")
-    func manySubscribers() throws {
-        let (path, expected) = try Self.trace(seed: 23)
-        let count = 150
-        let daemon = try DaemonHarness(["--replay", path, "--speed", "20", "--replay-wait-for", "\(count)"])
-        try daemon.waitUntilListening()
-        let clients = try (0..<count).map { _ in try LineClient(path: daemon.socket) }
-        for client in clients { client.send("{\"op\":\"subscribe\",\"id\":1}\n") }
-        let finalTime = try #require(expected.devices.last?.time)
-        let wanted = expected.devices.map(\.device.rawValue)
-        var complete = 0
-        for client in clients {
-            let devices = collectEvents(client, until: finalTime).compactMap(\.device).filter { $0 != "unknown" }
-            if devices == wanted { complete += 1 }
-        }
-        #expect(complete == count)
-    }
-
-    @Test("Bad requests get error objects and the connection stays usable; an oversized line closes it")
-    func badRequests() throws {
-        let (path, _) = try Self.trace()
-        let daemon = try DaemonHarness(["--replay", path])
-        try daemon.waitUntilListening()
-        let client = try LineClient(path: daemon.socket)
-        for (line, code) in [("garbage", "bad-json"), (#"{"op":"teleport"}"#, "unknown-op"),
-                             (#"{"op":"subscribe","mask":"sideways"}"#, "bad-field"), ("[]", "bad-request")] {
-            client.send(line + "\n")
-            let reply = client.readMessage()
-            #expect(reply?.ok == false && reply?.error?.code == code, "\(line)")
-        }
-        #expect(client.request(#""op":"get""#)?.ok == true, "still connected")
-
-        let abusive = try LineClient(path: daemon.socket)
-        abusive.send(String(repeating: "x", count: 70 * 1024))
-        #expect(abusive.readMessage()?.error?.code == "line-too-long")
-        #expect(abusive.readLine(timeout: 5) == nil, "then the connection is closed")
-        #expect(client.request(#""op":"status""#)?.ok == true, "others are not disturbed")
-    }
-
-    @Test("A request line left unfinished closes that connection after --request-timeout, and only that one")
-    func unfinishedLine() throws {
-        let (path, _) = try Self.trace()
-        // Long beside the time the pieces below take to send, however loaded the machine.
-        let timeout = 3.0
-        let daemon = try DaemonHarness(["--replay", path, "--request-timeout", "\(timeout)"])
-        try daemon.waitUntilListening()
-        let subscriber = try LineClient(path: daemon.socket)
-        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
-        let slow = try LineClient(path: daemon.socket)
-        let stalled = try LineClient(path: daemon.socket)
-        let started = ContinuousClock.now
-        stalled.send(#"{"op":"get","id":"#)
-        // A line sent in pieces, each read by the daemon before the next is sent, is answered.
-        let firstPiece = ContinuousClock.now
-        for piece in [#"{"op":"#, #""get","#, #""id":7}"# + "\n"] {
-            slow.send(piece)
-            #expect(slow.waitUntilRead(), "the daemon did not read a piece")
-        }
-        let sending = ContinuousClock.now - firstPiece
-        #expect(slow.readMessage()?.ok == true, "a line sent over \(sending) was cut off")
-
-        let message = stalled.readMessage(timeout: timeout + 30)
-        let waited = ContinuousClock.now - started
-        #expect(message?.error?.code == "request-timeout")
-        // Measured from before the send, so never shorter than the daemon's own count.
-        #expect(waited >= .seconds(timeout), "cut off after \(waited), before the timeout")
-        #expect(stalled.readLine(timeout: 5) == nil, "then the connection is closed")
-        // The subscriber has had nothing unfinished for longer than the timeout: still served.
-        #expect(subscriber.request(#""op":"get""#)?.ok == true)
-        #expect(slow.request(#""op":"status""#)?.subscribers == 1)
-    }
-
-    @Test("More clients than --max-clients: the extra one gets an error and is closed")
-    func clientLimit() throws {
-        let (path, _) = try Self.trace()
-        let daemon = try DaemonHarness(["--replay", path, "--max-clients", "2"])
-        try daemon.waitUntilListening()
-        let first = try LineClient(path: daemon.socket)
-        #expect(first.request(#""op":"get""#)?.ok == true)
-        // The start-up probe counts as a client until the daemon has seen it hang up: until then a second
-        // client is refused (and sees end of file at once), after that it is served.
-        var second: LineClient?
-        #expect(waitFor {
-            let client = try? LineClient(path: daemon.socket)
-            guard client?.request(#""op":"get""#)?.ok == true else { return false }
-            second = client
-            return true
-        }, "a second client is never served")
-        #expect(first.request(#""op":"get""#)?.ok == true)
-        let third = try LineClient(path: daemon.socket)
-        #expect(third.readMessage()?.error?.code == "too-many-clients")
-        #expect(third.readLine(timeout: 5) == nil)
-        #expect(second?.request(#""op":"get""#)?.ok == true, "the two admitted are still served")
     }
 
     @Test("lock, unlock and set-mask: root may; another user may not unless in the control group")
@@ -301,31 +182,6 @@ struct DaemonEndToEndTests {
         }
         #expect(interfaces == (try expected.interfaces(mask: .landscape)))
         #expect(lines.dropFirst().allSatisfy { $0["event"] as? String == "orientation" })
-    }
-
-    @Test("orientctl watch --exec runs the hook with the orientation in its environment")
-    func watch() throws {
-        let (path, expected) = try Self.trace(seed: 25)
-        let daemon = try DaemonHarness(["--replay", path, "--speed", "10", "--exit-at-end"])
-        try daemon.waitUntilListening()
-        let record = daemon.folder + "/hook.log"
-        let hook = "echo \"$ORIENTD_PREVIOUS_INTERFACE>$ORIENTD_INTERFACE/$ORIENTD_DEVICE/$ORIENTD_ROTATION\" >> \(record)"
-        let output = try OrientdProcess.run(["watch", "--exec", hook, "--socket", daemon.socket], executable: OrientdProcess.orientctl)
-        #expect(output.status == 69, "watch ends when the daemon stops at the end of the replay")
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
-        let interfaces = lines.map { String($0.split(separator: ">")[1].split(separator: "/")[0]) }
-        #expect(interfaces == (try expected.interfaces(mask: .all)))
-        #expect(lines.first?.hasPrefix("unknown>") == true)
-        for (previous, next) in zip(lines, lines.dropFirst()) {
-            #expect(next.hasPrefix(String(previous.split(separator: ">")[1].split(separator: "/")[0]) + ">"))
-        }
-        // No panel here: named as a portrait panel, so the rotation is the interface's pose on one.
-        for line in lines {
-            let fields = line.split(separator: ">")[1].split(separator: "/", omittingEmptySubsequences: false)
-            let interface = InterfaceOrientation(rawValue: String(fields[0]))
-            let rotation = interface.flatMap { NaturalOrientation.portrait.pose(showing: $0)?.rotation }
-            #expect(String(fields[2]) == rotation.map(String.init) ?? "", "\(line)")
-        }
     }
 }
 

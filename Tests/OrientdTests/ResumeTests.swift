@@ -7,7 +7,8 @@ import Glibc
 
 /// Back from sleep: logind's PrepareForSleep, from python-dbusmock's `logind` template on the private bus, makes
 /// every open sensor be opened again and read at once, without a restart (a sensor may come back from a suspend
-/// silent, or reading a phantom 0, until it is set up again). Sensors nobody wants stay closed.
+/// silent, or reading a phantom 0, until it is set up again). That every kind's service does so, counts it, and
+/// leaves closed what nobody wants, is tested in process (ReadingServiceTests, SensorIncidentLogTests).
 @Suite(
     "Resume from sleep", .serialized,
     .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
@@ -54,53 +55,5 @@ struct ResumeTests {
         #expect(waitFor(timeout: 3) { setup.level() == "d 45" }, "read at once after the resume\n\(setup.daemon.log)")
         #expect(setup.daemon.log.components(separatedBy: "light sensor als (iio:device1): found by").count == 3, "opened twice")
         #expect(setup.daemon.process.isRunning, "no restart")
-    }
-
-    @Test("Claimed proximity and compass are opened again at a resume too; status counts each resume, the compass's aside")
-    func reopensEveryKind() throws {
-        let setup = try Setup(light: false)
-        let proximity = try setup.testbed.addDevice(
-            "iio:device1", attributes: ProximitySensorTests.proximityAttributes,
-            properties: ProximitySensorTests.proximityProperties)
-        let compass = HIDSensor.compass
-        try compass.add(to: setup.testbed)
-        let mock = try logind(setup)
-        defer { mock.kill() }
-        try setup.startOrientd()
-        #expect(waitFor { setup.bus.property("HasProximity") == "b true" }, "\(setup.daemon.log)")
-        let client = try setup.client()
-        #expect(client.ask("claim") == "ok")
-        #expect(client.ask("claim-proximity") == "ok")
-        #expect(compass.claim("claim-compass", by: client, setup.testbed, feeding: 900) == "ok")
-        #expect(waitFor { HIDSensorTests.compass(setup) == "d 90" }, "\(setup.daemon.log)")
-        prepareForSleep(setup, true)
-        #expect(waitFor { setup.daemon.log.contains("the machine goes to sleep") }, "\(setup.daemon.log)")
-        // Asleep, the hand comes near and the device turns; both are read at once after the resume.
-        try setup.testbed.set(proximity, "in_proximity_raw", "500")
-        prepareForSleep(setup, false)
-        for name in ["the sensor", "the proximity sensor", "the compass"] {
-            #expect(waitFor { setup.daemon.log.contains("resumed from sleep: opening \(name) again") }, "\(name): \(setup.daemon.log)")
-        }
-        #expect(waitFor(timeout: 3) { setup.bus.property("ProximityNear") == "b true" }, "\(setup.daemon.log)")
-        #expect(compass.feed(setup.testbed, 1800) { HIDSensorTests.compass(setup) == "d 180" }, "\(setup.daemon.log)")
-        let incidents = try setup.daemon.poll(op: "status") { ($0.statusReport?.incidents?.count ?? 0) >= 2 }?.statusReport?.incidents
-        #expect(incidents?.map(\.sensor) == ["accelerometer", "proximity"], "\(String(describing: incidents))")
-        #expect(incidents?.allSatisfy { $0.count == 1 && $0.last == "resumed from sleep: opened again" } == true)
-        #expect(setup.daemon.process.isRunning, "no restart")
-    }
-
-    @Test("A resume opens nothing that nobody wants")
-    func nothingClaimed() throws {
-        let setup = try Setup()
-        let mock = try logind(setup)
-        defer { mock.kill() }
-        try setup.startOrientd()
-        prepareForSleep(setup, true)
-        prepareForSleep(setup, false)
-        #expect(waitFor { setup.daemon.log.contains("the machine goes to sleep") }, "\(setup.daemon.log)")
-        usleep(500_000)
-        #expect(!setup.daemon.log.contains("resumed from sleep"), "\(setup.daemon.log)")
-        #expect(!setup.daemon.log.contains("opening the light sensor"), "\(setup.daemon.log)")
-        #expect(setup.lightThreads() == 0)
     }
 }
