@@ -49,6 +49,25 @@ struct DoctorReportTests {
             reason: "display", seconds: 2, baseCandidate: nil)
         #expect(bad.warnings.contains { $0.contains("base sensor's mount matrix") && $0.contains("singular") })
     }
+
+    @Test("The running daemon: its uptime, and each sensor's incidents once or counted; why it did not answer")
+    func runningDaemon() {
+        var report = DoctorReport()
+        report.daemon = .init(socket: "/run/orientd/orientd.sock", uptime: 61.7, incidents: [
+            .init(sensor: "accelerometer", count: 1, last: "iio:device0: buffered capture delivered nothing; polling instead", at: 3.5),
+            .init(sensor: "light", count: 3, last: "resumed from sleep: opened again", at: 40),
+        ])
+        #expect(report.text.contains("""
+
+            The daemon (/run/orientd/orientd.sock), up 61 s:
+              accelerometer: once since it started; the last, at 3.5 s: iio:device0: buffered capture delivered nothing; polling instead
+              light: 3 times since it started; the last, at 40.0 s: resumed from sleep: opened again
+
+            """), "\(report.text)")
+        report.daemon = .init(socket: "/x.sock", unreachable: "orientd is not running (cannot connect to /x.sock: No such file or directory)")
+        #expect(report.text.contains("\nThe daemon: no answer: orientd is not running (cannot connect to /x.sock: No such file or directory)\n"))
+        #expect(!report.text.contains("since it started"))
+    }
 }
 
 @Suite("orientd doctor's reading of the light and proximity sensors")

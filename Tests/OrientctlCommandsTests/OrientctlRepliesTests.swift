@@ -1,4 +1,5 @@
 import OrientProtocol
+import OrientctlCommands
 import Testing
 
 /// What orientctl prints of the daemon's replies, in process against a stand-in daemon: slow replies, fields it does
@@ -56,6 +57,25 @@ struct OrientctlRepliesTests {
         #expect(await InProcessOrientctl.run(["status", "--socket", none.path]).stdout.hasSuffix(" ACCEL_MOUNT_MATRIX\nbase sensor: none\n"))
         let older = try FakeDaemon(state: Self.status(base: "null").replacingOccurrences(of: #","base":null"#, with: ""))
         #expect(await InProcessOrientctl.run(["status", "--socket", older.path]).stdout.hasSuffix(" ACCEL_MOUNT_MATRIX\n"))
+    }
+
+    @Test("status ends with a line per sensor's incidents; doctor's fetch reads the same report, or says why none came")
+    func incidents() async throws {
+        let state = Self.status(base: "null") + #","incidents":[{"sensor":"accelerometer","count":1,"last":"iio:device0: buffered capture delivered nothing for 2.0 s while the sensor moved; polling instead","at":3.5},{"sensor":"light","count":2,"last":"resumed from sleep: opened again","at":40}]"#
+        let daemon = try FakeDaemon(state: state)
+        #expect(await InProcessOrientctl.run(["status", "--socket", daemon.path]).stdout.hasSuffix("""
+            accelerometer: 1 incident since start, the last at 3.5 s: iio:device0: buffered capture delivered nothing for 2.0 s while the sensor moved; polling instead
+            light: 2 incidents since start, the last at 40 s: resumed from sleep: opened again
+
+            """))
+        let asked = try FakeDaemon(state: state)
+        let fetched = try await RunningDaemonStatus.fetch(path: asked.path).get()
+        #expect(fetched.uptime == 12.5 && fetched.incidents?.map(\.count) == [1, 2], "\(fetched)")
+        guard case .failure(let none) = await RunningDaemonStatus.fetch(path: "/nonexistent/orientd.sock") else {
+            Issue.record("a daemon answered at /nonexistent/orientd.sock")
+            return
+        }
+        #expect(none.message.hasPrefix("orientd is not running (cannot connect to /nonexistent/orientd.sock: "), "\(none)")
     }
 
     @Test("mask sideways: refused as the daemon refuses a bad field (65), once connected; with no daemon, 69")

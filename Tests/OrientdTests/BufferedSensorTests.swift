@@ -47,72 +47,38 @@ struct BufferedSensorTests {
         return daemon
     }
 
-    @Test("le:s16/16>>0 without a timestamp: iio-sensor-proxy's reading (103, -919, -385), no scale, is portrait")
+    /// What the capture does with the scans (formats, 1 g learned, time bases, the fall back) is LiveCaptureTests',
+    /// LiveCaptureBufferedTests', ScanFormatTests' and SampleTimeBaseTests'; here, libiio's buffer under them.
+    @Test("le:s16/16>>0, no timestamp, no trigger set: iio-sensor-proxy's reading (103, -919, -385), no scale, is portrait; the device's own trigger is set")
     func referenceReading() throws {
         let testbed = try UmockdevTestbed()
-        try testbed.describe(Self.device(format: "le:s16/16>>0", timestamp: false, scale: nil))
+        try testbed.describe(
+            Self.device(format: "le:s16/16>>0", timestamp: false, scale: nil) + "A: trigger/current_trigger=\\n\n")
+        try testbed.describe("P: /devices/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n")
         let daemon = try run(testbed)
         try testbed.stream(Self.path, scanHex: Self.words([103, -919, -385]), count: 200, rate: 50)
         #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
         #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
         #expect(daemon.log.contains("learning 1 g"))
+        let current = try String(
+            contentsOfFile: testbed.root + "/sys/devices/platform/accel/iio:device0/trigger/current_trigger", encoding: .utf8)
+        #expect(current.hasPrefix("accel_3d-dev0"))
     }
 
-    @Test("le:s12/16>>4 with junk in the low bits, and a timestamp channel: landscape-left")
+    @Test("le:s12/16>>4 with junk in the low bits, a timestamp channel and wall-clock stamps: landscape-left, at monotonic times")
     func shiftedWithTimestamp() throws {
         let testbed = try UmockdevTestbed()
-        try testbed.describe(Self.device(format: "le:s12/16>>4", timestamp: true, scale: "0.0383072"))
+        try testbed.describe(
+            Self.device(format: "le:s12/16>>4", timestamp: true, scale: "0.0383072") + "A: current_timestamp_clock=realtime\\n\n")
         let daemon = try run(testbed)
         // (-256, 0, 0) shifted left by 4, with 0xF in the 4 bits below the value; then 2 padding words to
         // align the 64-bit timestamp at byte 8.
         let scan = Self.words([(-256 << 4) | 0xF, 0xF, 0xF]) + "0000" + "{t}"
-        try testbed.stream(Self.path, scanHex: scan, count: 200, rate: 50)
+        try testbed.stream(Self.path, scanHex: scan, count: 200, rate: 50, clock: "realtime")
         let state = try daemon.poll { $0.device == "landscape-left" }
         #expect(state?.device == "landscape-left", "\(daemon.log)")
-        // The device names no clock: the stamps (from 1.0 s on) are anchored on the monotonic clock when read.
         let t = try #require(state?.t)
-        #expect(abs(t - monotonicNow()) < 10, "t \(t) on the monotonic clock, not the stamps' own")
-    }
-
-    @Test("Wall-clock stamps, then a stall and polling: published times stay on one clock and never go back")
-    func oneTimeBaseAcrossFallBack() throws {
-        let testbed = try UmockdevTestbed()
-        try testbed.describe(
-            Self.device(format: "le:s16/16>>0", timestamp: true, scale: "0.0383072", raw: (0, -256, 0))
-                + "A: current_timestamp_clock=realtime\\n\n")
-        let daemon = try run(testbed)
-        let subscriber = try LineClient(path: daemon.socket)
-        _ = subscriber.request(#""op":"subscribe""#)
-        // The raw attributes (portrait) read when the buffer opens; two seconds of landscape-left scans stamped by the
-        // wall clock; then nothing, and the raw attributes, read again, are polled.
-        try testbed.stream(Self.path, scanHex: Self.words([-256, 0, 0]) + "0000" + "{t}", count: 100, rate: 50, clock: "realtime")
-        var events: [ServerMessage] = []
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !events.contains(where: { $0.device == "landscape-left" }) || events.last?.device != "portrait" {
-            if let message = subscriber.readMessage(timeout: 1), message.event != nil { events.append(message) }
-        }
-        let landscape = try #require(events.first { $0.device == "landscape-left" }?.t, "\(daemon.log)")
-        let portrait = try #require(events.last { $0.device == "portrait" }?.t, "\(daemon.log)")
-        #expect(daemon.log.contains("polling instead"), "\(daemon.log)")
-        #expect(abs(landscape - monotonicNow()) < 15, "buffered: the monotonic clock, not the wall clock's \(landscape)")
-        #expect(portrait > landscape, "polled after buffered: time went on")
-        let times = events.compactMap(\.t)
-        #expect(times == times.sorted())
-        #expect(daemon.log.contains("delivered nothing"))
-    }
-
-    @Test("A device without a current trigger gets its own (<name>-dev<N>), and its scans flow")
-    func trigger() throws {
-        let testbed = try UmockdevTestbed()
-        try testbed.describe(
-            Self.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072") + "A: trigger/current_trigger=\\n\n")
-        try testbed.describe("P: /devices/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n")
-        let daemon = try run(testbed)
-        try testbed.stream(Self.path, scanHex: Self.words([0, -256, 0]), count: 200, rate: 50)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        let current = try String(
-            contentsOfFile: testbed.root + "/sys/devices/platform/accel/iio:device0/trigger/current_trigger", encoding: .utf8)
-        #expect(current.hasPrefix("accel_3d-dev0"))
+        #expect(abs(t - monotonicNow()) < 10, "t \(t) on the monotonic clock, not the wall clock's")
     }
 
     @Test("A buffer that delivers nothing: its raw reading is published and held; once it reads elsewhere, it is polled")
@@ -132,20 +98,11 @@ struct BufferedSensorTests {
         #expect(log.contains("while the sensor moved from (0.0, 9.81, 0.0) to (0.0, -9.81, 0.0); polling instead"), "\(log)")
         let status = try daemon.poll(op: "status") { $0.sensorInfo?.mode == "polled" }
         #expect(status?.sensorInfo?.mode == "polled")
-        // The stall is counted in status, and orientctl status and orientd doctor show it.
+        // The stall is counted in status; how orientctl status and orientd doctor show it is
+        // OrientctlRepliesTests.incidents' and DoctorReportTests.runningDaemon's.
         let incidents = try #require(status?.statusReport?.incidents?.first, "\(String(describing: status))")
         #expect(incidents.sensor == "accelerometer" && incidents.count == 1, "\(incidents)")
         #expect(incidents.last.hasSuffix("polling instead"), "\(incidents)")
-        let ctl = try OrientdProcess.run(["--socket", daemon.socket, "status"], executable: OrientdProcess.orientctl)
-        #expect(ctl.stdout.contains("accelerometer: 1 incident since start, the last at "), "\(ctl.stdout)")
-        let asked = try OrientdProcess.run(["doctor", "--seconds", "0.5", "--socket", daemon.socket], environment: testbed.environment)
-        #expect(asked.stdout.contains("The daemon (\(daemon.socket)), up "), "\(asked.stdout)")
-        #expect(asked.stdout.contains("  accelerometer: once since it started; the last, at "), "\(asked.stdout)")
-        daemon.signal(SIGTERM)
-        let doctor = try OrientdProcess.run(
-            ["doctor", "--seconds", "1", "--socket", daemon.socket], environment: testbed.environment)
-        #expect(doctor.stdout.contains("The daemon: no answer: orientd is not running (cannot connect to \(daemon.socket)"), "\(doctor.stdout)")
-        #expect(doctor.stdout.contains("Orientation: portrait"), "\(doctor.stdout)")
     }
 
     /// The daemon's rates asked of a buffered device that takes a sampling frequency, as its sysfs attribute shows
@@ -200,37 +157,6 @@ struct BufferedSensorTests {
         }
         return bytes + [0, 0, 0, 0] + [0xFF, 0, 0, 0, 0, 0, 0, 0]
     }
-
-    @Test("A buffer-only accelerometer without a node under umockdev: scans from iio-dev-data.bin, the last complete one counts, and a missing file keeps the last")
-    func bufferOnlyFromDataFile() throws {
-        let testbed = try UmockdevTestbed()
-        try testbed.describe(Self.bufferOnly)
-        let sysfs = testbed.root + "/sys/devices/platform/accel/iio:device0"
-        let data = testbed.root + "/iio-dev-data.bin"
-        func attribute(_ name: String) -> String? { try? String(contentsOfFile: sysfs + "/" + name, encoding: .utf8) }
-        func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: data), options: .atomic) }
-        // Upside down, then portrait, then half a scan a writer has not finished: portrait is the last complete one.
-        try write(Self.scan((0, 256, 0)) + Self.scan((0, -256, 0)) + Array(Self.scan((-256, 0, 0)).prefix(10)))
-        let daemon = try DaemonHarness([], environment: testbed.environment)
-        try daemon.waitUntilListening()
-        let subscriber = try LineClient(path: daemon.socket)
-        #expect(subscriber.request(#""op":"subscribe""#)?.ok == true)
-        #expect(try daemon.poll { $0.device == "portrait" }?.device == "portrait", "\(daemon.log)")
-        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
-        #expect(["x", "y", "z", "timestamp"].map { attribute("scan_elements/in_\($0 == "timestamp" ? $0 : "accel_" + $0)_en") } == Array(repeating: "1", count: 4))
-        #expect(attribute("buffer/enable") == "1", "enabled while open")
-
-        try write(Self.scan((-256, 0, 0)))
-        #expect(try daemon.poll { $0.device == "landscape-left" }?.device == "landscape-left", "\(daemon.log)")
-        try FileManager.default.removeItem(atPath: data)
-        usleep(500_000)
-        #expect(try daemon.poll { _ in true }?.device == "landscape-left", "the last reading stands while the file is missing")
-        #expect(!daemon.log.contains("sensor lost") && !daemon.log.contains("retrying"), "\(daemon.log)")
-
-        subscriber.close()
-        #expect(waitFor { attribute("buffer/enable") == "0" }, "disabled once closed: \(daemon.log)")
-        daemon.expectCleanStop()
-    }
 }
 
 /// A buffer-only accelerometer as the D-Bus facade finds it: present before any claim, its scan elements enabled
@@ -240,38 +166,22 @@ struct BufferedSensorTests {
     .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
     .enabled(if: UmockdevTestbed.isAvailable, Comment(rawValue: UmockdevTestbed.skipReason)))
 struct BufferOnlyDiscoveryTests {
-    /// A private bus, the testbed `device` describes (`prepare` adds to it before the start), orientd serving it with
-    /// its facade, and a bus client that claims nothing until asked.
-    final class Bench {
-        let folder: String
-        let bus: PrivateBus
-        let testbed: UmockdevTestbed
-        let daemon: DaemonHarness
-        let client: LineProcess
-
-        init(_ device: String, prepare: (UmockdevTestbed) throws -> Void = { _ in }) throws {
-            folder = try DaemonHarness.makeFolder()
-            bus = try PrivateBus(folder: folder)
-            testbed = try UmockdevTestbed()
-            try testbed.describe(device)
-            try prepare(testbed)
-            daemon = try DaemonHarness(
-                ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
-            try daemon.waitUntilListening()
-            client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
-            guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
-    }
-
-    @Test("Found by its scan elements alone: HasAccelerometer before any claim, scan elements on, buffer off; a claim reads it")
+    /// What the reader does with the data file (the last complete scan, a missing file, buffer/enable while open)
+    /// is ScanFileAccelerometerTests'; here, the daemon finding the device under umockdev and serving it.
+    @Test("Found by its scan elements alone: HasAccelerometer before any claim, scan elements on, buffer off; a claim reads it, buffered")
     func foundBeforeClaim() throws {
-        let bench = try Bench(BufferedSensorTests.bufferOnly) { testbed in
-            try Data(BufferedSensorTests.scan((256, 0, 0))).write(to: URL(fileURLWithPath: testbed.root + "/iio-dev-data.bin"))
-        }
-        let (bus, daemon) = (bench.bus, bench.daemon)
-        let sysfs = bench.testbed.root + "/sys/devices/platform/accel/iio:device0"
+        let folder = try DaemonHarness.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bus = try PrivateBus(folder: folder)
+        let testbed = try UmockdevTestbed()
+        try testbed.describe(BufferedSensorTests.bufferOnly)
+        try Data(BufferedSensorTests.scan((256, 0, 0))).write(to: URL(fileURLWithPath: testbed.root + "/iio-dev-data.bin"))
+        let daemon = try DaemonHarness(
+            ["--dbus", "--rate", "50"], folder: folder, environment: testbed.environment.merging(bus.environment) { $1 })
+        try daemon.waitUntilListening()
+        let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
+        #expect(client.waitForLine { $0.hasPrefix("ready ") } != nil)
+        let sysfs = testbed.root + "/sys/devices/platform/accel/iio:device0"
         func attribute(_ name: String) -> String? { try? String(contentsOfFile: sysfs + "/" + name, encoding: .utf8) }
         #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
         #expect(waitFor { attribute("scan_elements/in_accel_z_en") == "1" }, "enabled when found: \(daemon.log)")
@@ -279,24 +189,10 @@ struct BufferOnlyDiscoveryTests {
         #expect(attribute("buffer/enable") == "0", "off until claimed")
         #expect(bus.property("AccelerometerOrientation") == "s \"undefined\"")
 
-        #expect(bench.client.ask("claim") == "ok", "\(daemon.log)")
+        #expect(client.ask("claim") == "ok", "\(daemon.log)")
         #expect(bus.property("AccelerometerOrientation") == "s \"left-up\"", "decided by the first reading: \(daemon.log)")
         #expect(attribute("buffer/enable") == "1")
-    }
-
-    @Test("A buffer that goes silent while the sensor turns, seen by a D-Bus claimant: polled, and the orientation follows (2 s after the last scan, checked within 10 s)")
-    func silentBufferOnTheBus() throws {
-        // The scans say portrait ("normal" on D-Bus); the raw attributes, read once polled, say left-up.
-        let bench = try Bench(
-            BufferedSensorTests.device(format: "le:s16/16>>0", timestamp: false, scale: "0.0383072", raw: (256, 0, 0)))
-        let (bus, daemon) = (bench.bus, bench.daemon)
-        #expect(waitFor { bus.property("HasAccelerometer") == "b true" }, "\(daemon.log)")
-        try bench.testbed.stream(BufferedSensorTests.path, scanHex: BufferedSensorTests.words([0, -256, 0]), count: 100, rate: 50)
-        #expect(bench.client.ask("claim") == "ok", "\(daemon.log)")
-        #expect(waitFor { bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(daemon.log)")
-        // The scans end about 2 s after they began: 2 s of silence, a raw read elsewhere than the last scan, polled.
-        #expect(waitFor(timeout: 10) { bus.property("AccelerometerOrientation") == "s \"left-up\"" }, "\(daemon.log)")
-        #expect(daemon.log.contains("while the sensor moved") && daemon.log.contains("polling instead"), "\(daemon.log)")
-        #expect(daemon.process.isRunning, "no restart")
+        #expect(try daemon.poll(op: "status") { $0.sensorInfo?.mode != nil }?.sensorInfo?.mode == "buffered")
+        client.kill()
     }
 }

@@ -2,8 +2,11 @@ import Foundation
 import Testing
 
 /// The ambient light sensor on the net.hadess.SensorProxy facade: an emulated polled IIO light sensor (umockdev)
-/// beside an emulated accelerometer, on a private system bus, read by busctl, a GIO client, `gdbus monitor` and
-/// iio-sensor-proxy's own client monitor-sensor.
+/// beside an emulated accelerometer, on a private system bus, read by busctl, a GIO client and iio-sensor-proxy's own
+/// client monitor-sensor. Its lifecycle (present, claimed, changed, released with its level kept, unplugged and
+/// plugged back) is SideBySideLifecycleTests' (iio-poll-als), beside iio-sensor-proxy's; the driver's reads
+/// IIOPolledLightTests' and PolledReadingCaptureTests'; the properties and their signals to claimants only
+/// SensorProxyLightPropertiesTests' and FacadeOnPrivateBusTests'.
 @Suite(
     "The ambient light sensor on a private bus", .serialized,
     .enabled(if: PrivateBus.isAvailable, Comment(rawValue: PrivateBus.skipReason)),
@@ -56,12 +59,10 @@ struct LightSensorTests {
             guard waitFor({ self.bus.property("HasAmbientLight") != nil }) else { throw HarnessError("iio-sensor-proxy did not start") }
         }
 
-        /// bus_client.py; `watching`: it prints each PropertiesChanged it is sent, as `gdbus monitor` prints it,
-        /// after "signal ".
-        func client(watching: Bool = false) throws -> LineProcess {
+        /// bus_client.py, once it says it is ready.
+        func client() throws -> LineProcess {
             let client = try LineProcess(UmockdevTestbed.python, [DBusFacadeTests.clientScript], environment: bus.environment)
             guard client.waitForLine({ $0.hasPrefix("ready ") }) != nil else { throw HarnessError("bus_client.py did not start") }
-            if watching, client.ask("watch") != "ok" { throw HarnessError("bus_client.py did not watch") }
             return client
         }
 
@@ -71,26 +72,7 @@ struct LightSensorTests {
             try LineProcess("/usr/bin/stdbuf", ["-oL", PrivateBus.monitorSensor], environment: bus.environment)
         }
 
-        /// Every signal the facade sends from its main object that a client with a match rule for them all, claiming
-        /// nothing, receives: one line each.
-        func signalMonitor() throws -> LineProcess {
-            let monitor = try LineProcess(
-                "/usr/bin/stdbuf",
-                ["-oL", "/usr/bin/gdbus", "monitor", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy"],
-                environment: bus.environment)
-            guard monitor.waitForLine({ $0.hasPrefix("Monitoring signals") }) != nil else { throw HarnessError("gdbus monitor did not start") }
-            return monitor
-        }
-
         func level() -> String? { bus.property("LightLevel") }
-
-        /// Reads what `monitor` has printed until it has been quiet for `seconds` (its lines are read only when
-        /// asked for); returns how many lines it has printed.
-        @discardableResult
-        func drain(_ monitor: LineProcess, seconds: Double = 0.3) -> Int {
-            while monitor.waitForLine(after: monitor.lines.count, timeout: seconds, { _ in true }) != nil {}
-            return monitor.lines.count
-        }
 
         /// Threads of the daemon reading the light sensor (named `orientd-light`): one while it is open, else none.
         func lightThreads() -> Int {
@@ -107,63 +89,6 @@ struct LightSensorTests {
             bus.stop()
             try? FileManager.default.removeItem(atPath: folder)
         }
-    }
-
-    @Test("Present, 0 lux and closed before any claim; a claim reads it; a change comes with PropertiesChanged carrying the unit, to the claimant only; a release closes it and keeps the value")
-    func claimChangeRelease() throws {
-        let setup = try Setup()
-        try setup.startOrientd()
-        #expect(waitFor { setup.bus.property("HasAmbientLight") == "b true" }, "\(setup.daemon.log)")
-        #expect(setup.level() == "d 0")
-        #expect(setup.bus.property("LightLevelUnit") == "s \"lux\"")
-        #expect(setup.lightThreads() == 0, "no thread reads it before a claim")
-        #expect(!setup.daemon.log.contains("opening the light sensor"))
-        // Only a claimant hears a sensor's PropertiesChanged, as in iio-sensor-proxy 3.9: the claiming client listens.
-        let client = try setup.client(watching: true)
-        let signals = client
-        let bystander = try setup.signalMonitor()
-        #expect(client.ask("claim-light") == "ok")
-        #expect(waitFor { setup.level() == "d 50" }, "100 raw at scale 0.5\n\(setup.daemon.log)")
-        #expect(setup.lightThreads() == 1)
-        #expect(setup.daemon.log.contains("light sensor als (iio:device1): found by IIO_SENSOR_PROXY_TYPE iio-poll-als; read every 0.8 s"))
-
-        let start = signals.lines.count
-        try setup.setLight("in_illuminance_raw", "250")
-        #expect(waitFor { setup.level() == "d 125" })
-        let changed = signals.waitForLine(after: start) { $0.contains("'LightLevel': <125.0>") }
-        #expect(changed?.contains("PropertiesChanged ('net.hadess.SensorProxy'") == true, "\(signals.lines)")
-        #expect(changed?.contains("'LightLevelUnit': <'lux'>") == true, "the unit comes with the level: \(signals.lines)")
-        #expect(!bystander.lines.contains { $0.contains("LightLevel") }, "a client that did not claim heard: \(bystander.lines)")
-
-        #expect(client.ask("release-light") == "ok")
-        #expect(waitFor { setup.daemon.log.contains("closed the light sensor: no D-Bus claims") }, "\(setup.daemon.log)")
-        #expect(waitFor { setup.lightThreads() == 0 }, "no thread is left to wake")
-        try setup.setLight("in_illuminance_raw", "40")
-        #expect(setup.level() == "d 125", "the last reading is kept after release")
-        #expect(setup.bus.property("HasAmbientLight") == "b true")
-    }
-
-    @Test("Unplugged: HasAmbientLight false, the level kept; plugged back: it appears and reads again")
-    func unplugReplug() throws {
-        let setup = try Setup()
-        try setup.startOrientd()
-        let monitor = try setup.monitorSensor()
-        #expect(monitor.waitForLine { $0 == "    Light changed: 50.000000 (lux)" } != nil, "\(monitor.lines)\n\(setup.daemon.log)")
-        // The accelerometer's first orientation may come after the sensor's first reading on a busy machine.
-        #expect(waitFor { setup.bus.property("AccelerometerOrientation") == "s \"normal\"" }, "\(setup.daemon.log)")
-        var start = monitor.lines.count
-        try setup.testbed.remove(try #require(setup.lightPath))
-        #expect(monitor.waitForLine(after: start) { $0 == "--- Light sensor disappeared" } != nil, "\(monitor.lines)")
-        #expect(setup.bus.property("HasAmbientLight") == "b false")
-        #expect(setup.level() == "d 50")
-        #expect(setup.bus.property("AccelerometerOrientation") == "s \"normal\"", "the accelerometer is undisturbed")
-        start = monitor.lines.count
-        var dimmer = Self.lightAttributes
-        dimmer["in_illuminance_raw"] = "30"
-        try setup.addLight(dimmer)
-        let appeared = monitor.waitForLineIndex(after: start) { $0 == "+++ Light sensor appeared" }
-        let read = monitor.waitForLineIndex(after: start) { $0 == "    Light changed: 15.000000 (lux)" }
-        #expect(appeared != nil && read != nil && appeared! < read!, "appears, then reads: \(monitor.lines)\n\(setup.daemon.log)")
     }
 
     /// The udev session's enumerations, through umockdev's own uevents, which sysfs folders may precede and outlive
