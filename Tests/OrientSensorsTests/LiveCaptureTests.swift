@@ -247,6 +247,7 @@ struct LiveCaptureTests {
         let lost = SensorEvent.baseLost(reason: "iio:device0 was removed")
         #expect(await events.first { $0 == lost } != nil)
         #expect(await events.sample(after: lost) { $0.base == nil } != nil, "the display reads on")
+        #expect(log.contains("base accelerometer lost: iio:device0 was removed; the display sensor alone turns the screen"))
         #expect(!events.all.contains { if case .lost = $0 { true } else { false } }, "the display is not lost")
         directory.add(Self.base)
         let reopened = try #require(await events.opened(after: lost))

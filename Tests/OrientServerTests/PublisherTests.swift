@@ -162,6 +162,21 @@ struct PublisherTests {
         #expect(p.systemState.sensor == .unavailable)
     }
 
+    @Test("status says where the sensor's matrix came from, and whether it repairs a mirrored one: not with mount-repair off")
+    func mountMatrixInStatus() throws {
+        let mirrored = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, -1")
+        let rotation = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        for (matrix, repair, repaired) in [(mirrored, true, true), (mirrored, false, false), (rotation, true, false)] {
+            let bench = ConvertibleBench(publisher: .init(mountRepair: repair))
+            bench.send(.opened(SensorDescription(
+                id: "iio:device0", name: "accel_3d", mode: .polled, mountMatrix: matrix,
+                mountMatrixSource: .sysfs(attribute: "in_accel_mount_matrix"))))
+            let sensor = try #require(reply(bench.publisher.status(id: nil)).statusReport?.sensor)
+            #expect(sensor.mountMatrixSource == "sysfs in_accel_mount_matrix")
+            #expect(sensor.mountMatrixRepaired == repaired, "\(matrix.text), mount-repair \(repair)")
+        }
+    }
+
     @Test("A reload whose mask would strand a subscriber keeps the old mask and says why")
     func reloadStranding() {
         let p = publisher()

@@ -1,3 +1,4 @@
+import Foundation
 import OrientCore
 import OrientSampleSource
 import OrientSensors
@@ -27,6 +28,58 @@ struct DoctorReportTests {
         #expect(report.sensor?.mirrored == true)
         #expect(report.sensor?.mountMatrixUsed == "1, 0, 0; 0, 1, 0; 0, 0, 1")
         #expect(report.hinge == nil && report.base == nil, "a tablet: no hinge")
+    }
+
+    /// The report as `doctor --json` prints it, read back.
+    private func json(_ report: DoctorReport) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: ToolJSON.encoder().encode(report)) as? [String: Any])
+    }
+
+    @Test("The panel found, or assumed, or set, in --json and the text; its natural orientation names the poses")
+    func panel() throws {
+        let eDP = PanelConnector(name: "card0-eDP-1", status: "connected\n", modes: "1920x1080\n")
+        let upright = SensorDescription(id: "iio:device0", name: "accel_3d", mode: .polled)
+        var laptop = DoctorReport(panel: PanelDetection.detect(connectors: [eDP], kernelCommandLine: nil))
+        laptop.analyse(events(upright, Vector3(0, -g, 0)), reason: "the only one", seconds: 2, baseCandidate: nil)
+        let panel = try #require(try json(laptop)["panel"] as? [String: Any])
+        #expect(panel["natural-orientation"] as? String == "landscape")
+        #expect(panel["source"] as? String == "panel")
+        #expect(panel["connector"] as? String == "eDP-1" && panel["mode"] as? String == "1920x1080")
+        #expect(laptop.device == "landscape-left" && laptop.interface == "landscape-right", "upright as installed")
+        #expect(laptop.text.contains("\nNatural orientation: landscape (internal panel eDP-1, preferred mode 1920x1080)\n"))
+
+        var none = DoctorReport(panel: PanelDetection.detect(connectors: [], kernelCommandLine: nil))
+        none.analyse(events(upright, Vector3(0, -g, 0)), reason: "the only one", seconds: 2, baseCandidate: nil)
+        #expect(none.text.contains("\nNatural orientation: portrait (assumed: no internal panel (eDP, LVDS or DSI connector) found)\n"))
+        #expect(none.device == "portrait")
+        let set = DoctorReport(panel: PanelDetection(natural: .portrait, source: .setting))
+        #expect((try json(set)["panel"] as? [String: Any])?["source"] as? String == "setting")
+    }
+
+    @Test("The sensor used and why, its matrix and where from; a wrong scale learned: shown corrected, warned of once, and the readings before it not taken for the scale")
+    func wrongScale() throws {
+        // Sensor x is device -y (mirrored): x +g is portrait. The driver's scale is 10 times too large, so that the
+        // readings are 26.1 g until 1 g is learned at rest.
+        let matrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
+        let description = SensorDescription(
+            id: "iio:device0", name: "accel_3d", mode: .polled, mountMatrix: matrix, mountMatrixSource: .udevProperty)
+        let learned = GravityCorrection(restMagnitude: 256, factor: g / 256, publishedScale: Vector3(10, 10, 10))
+        // Two seconds read at the wrong scale before 1 g is learned, then one corrected.
+        let wrong = (0..<100).map { SensorEvent.sample(AccelSample(time: Double($0) / 50, acceleration: Vector3(256, 0, 0))) }
+        let corrected = (100..<150).map { SensorEvent.sample(AccelSample(time: Double($0) / 50, acceleration: Vector3(g, 0, 0))) }
+        var report = DoctorReport()
+        report.analyse(
+            [.opened(description)] + wrong + [.gravityLearned(learned)] + corrected, reason: "the only accelerometer",
+            seconds: 3, baseCandidate: nil)
+        let sensor = try #require(try json(report)["sensor"] as? [String: Any])
+        #expect(abs((sensor["scale-correction"] as? Double ?? 0) - g / 256) < 1e-9)
+        #expect(sensor["mount-matrix-source"] as? String == "udev ACCEL_MOUNT_MATRIX")
+        #expect(report.device == "portrait")
+        #expect(report.readings.last.map { abs($0.y + g) < 0.01 } == true, "gravity in the device frame")
+        #expect(report.warnings.filter { $0.contains("26.1 g at the published scale 10; treating them as 1 g (correction ×0.0383)") }.count == 1)
+        #expect(!report.warnings.contains { $0.contains("the scale looks wrong") }, "the corrected readings are 1 g")
+        #expect(report.text.contains("\nUsing iio:device0 (accel_3d): the only accelerometer\n"))
+        #expect(report.text.contains("\n  scale: from the device (10), corrected ×0.0383: readings at rest were 26.1 g\n"), "\(report.text)")
     }
 
     @Test("A convertible: θ from both sensors through the daemon's engine, and a singular base matrix named")

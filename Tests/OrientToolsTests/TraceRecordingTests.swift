@@ -34,6 +34,7 @@ struct TraceRecordingTests {
 
         let reader = try TraceReader(path: path)
         #expect(reader.metadata.mountMatrix == matrix)
+        #expect(reader.metadata.source == "iio:device0 accel_3d")
         var times: [Double] = []
         while let read = try reader.next() { times.append(read.time) }
         #expect(times == [1.00, 1.05, 1.10])

@@ -93,11 +93,6 @@ struct CalibrateLiveTests {
         }
     }
 
-    static func folder() throws -> String {
-        let folder = try DaemonHarness.makeFolder()
-        return folder
-    }
-
     /// The value of `property` in calibrate's block for `match` in the hwdb text.
     static func property(_ property: String, of match: String, in text: String) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -119,28 +114,14 @@ struct CalibrateLiveTests {
     static let displayMatch = "sensor:modalias:acpi:BOSC0200::dmi:*svnACME:*pnSlate10X:*"
     static let baseMatch = "sensor:modalias:acpi:KIOX010A::dmi:*svnACME:*pnSlate10X:*"
 
-    /// Starts a session with the device lying on the desk, waits until the tool says it waits for pose 1, then makes
-    /// the poses: each held until the tool says it took it.
-    static func calibrate(
-        _ machine: Machine, poses: [(display: Vector3, base: Vector3?)], arguments: [String]
-    ) throws -> (status: Int32?, stdout: String, stderr: String) {
-        let run = try machine.startCalibrate(arguments, pose: foldedOnTheDesk)
-        #expect(run.waitForLine(containing: "Waiting for pose 1") != nil, "\(run.stderr)")
-        for (index, pose) in poses.enumerated() {
-            try machine.hold(display: pose.display, base: pose.base)
-            #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
-        }
-        return run.finish()
-    }
-
     @Test(
-        "A convertible, display and base in different rotations: the blocks written, systemd-hwdb gives each sensor its matrix and the base ACCEL_LOCATION=base, and the daemon on them reads posture, hinge angle and orientation"
+        "A convertible, display and base in different rotations: the blocks written, systemd-hwdb gives each sensor its matrix and the base ACCEL_LOCATION=base, and the daemon on them reads posture, hinge angle and portrait"
     )
     func convertible() throws {
         let displayMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
         let baseMatrix = try MountMatrix(parsing: "1, 0, 0; 0, -1, 0; 0, 0, -1")
         let machine = try Machine(display: displayMatrix, base: baseMatrix)
-        let folder = try Self.folder()
+        let folder = try DaemonHarness.makeFolder()
         let file = folder + "/local.hwdb"
         let open110 = HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 110)
         let poses: [(display: Vector3, base: Vector3?)] = [
@@ -148,14 +129,20 @@ struct CalibrateLiveTests {
             (Vector3(1, 0, 0), Vector3(1, 0, 0)),  // stood on its right side
             (Vector3(0, 0, -1), Vector3(0, 0, 1)),  // folded into a tablet, screen up
         ]
-        let result = try Self.calibrate(machine, poses: poses, arguments: ["--hwdb-file", file, "--json"])
+        // Lying on the desk until the tool waits for pose 1, then each pose held until the tool says it took it.
+        let run = try machine.startCalibrate(["--hwdb-file", file, "--json"], pose: Self.foldedOnTheDesk)
+        #expect(run.waitForLine(containing: "Waiting for pose 1") != nil, "\(run.stderr)")
+        for (index, pose) in poses.enumerated() {
+            try machine.hold(display: pose.display, base: pose.base)
+            #expect(run.waitForLine(containing: "Pose \(index + 1) taken") != nil, "\(run.stderr)")
+        }
+        let result = run.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(
             Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written) == displayMatrix.text, "\(written)")
         #expect(Self.property("ACCEL_MOUNT_MATRIX", of: Self.baseMatch, in: written) == baseMatrix.text, "\(written)")
         #expect(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written) == "base")
-        #expect(written.contains("# orientd calibrate: base accelerometer bmc150_accel\n\(Self.baseMatch)\n"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let base = report["base"] as? [String: Any]
         #expect(base?["mount-matrix"] as? String == baseMatrix.text, "\(result.stdout)")
@@ -172,17 +159,10 @@ struct CalibrateLiveTests {
             let base = try SystemdHwdb.query("sensor:modalias:acpi:KIOX010A::\(Self.dmi)", file: file)
             #expect(base == ["ACCEL_MOUNT_MATRIX": baseMatrix.text, "ACCEL_LOCATION": "base"], "\(base)")
         }
+        // The daemon on the properties the file gives (checked above), as udev would hand them to it.
         let fixed = try Machine(
-            display: displayMatrix, base: baseMatrix,
-            displayProperties: [
-                "ACCEL_MOUNT_MATRIX": try #require(
-                    Self.property("ACCEL_MOUNT_MATRIX", of: Self.displayMatch, in: written))
-            ],
-            baseProperties: [
-                "ACCEL_MOUNT_MATRIX": try #require(
-                    Self.property("ACCEL_MOUNT_MATRIX", of: Self.baseMatch, in: written)),
-                "ACCEL_LOCATION": try #require(Self.property("ACCEL_LOCATION", of: Self.baseMatch, in: written)),
-            ])
+            display: displayMatrix, base: baseMatrix, displayProperties: ["ACCEL_MOUNT_MATRIX": displayMatrix.text],
+            baseProperties: ["ACCEL_MOUNT_MATRIX": baseMatrix.text, "ACCEL_LOCATION": "base"])
         try fixed.hold(
             display: HingeGeometry.display(fromBase: Vector3(0, 0, -1), hingeAngle: 100), base: Vector3(0, 0, -1),
             jitters: false)
@@ -191,25 +171,14 @@ struct CalibrateLiveTests {
         // θ is filtered: wait for it to settle rather than take the first reading.
         func near100(_ state: ServerMessage) -> Bool { state.hingeAngle.map { abs($0 - 100) <= 3 } ?? false }
         let laptop = try daemon.poll { $0.posture == "laptop" && $0.device == "portrait" && near100($0) }
-        #expect(laptop?.posture == "laptop", "\(daemon.log)")
-        #expect(
-            laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,
-            "θ \(String(describing: laptop?.hingeAngle))")
-        // Tilted on a lap until the display reads landscape (left edge up): the hinge still reads 100°.
-        let tilted = Vector3(0.75, 0, -0.66)
-        try fixed.hold(display: tilted, base: HingeGeometry.base(fromDisplay: tilted, hingeAngle: 100), jitters: false)
-        let landscape = try daemon.poll { $0.device == "landscape-right" && near100($0) }
-        #expect(landscape?.device == "landscape-right", "\(daemon.log)")
-        #expect(
-            landscape.flatMap(\.hingeAngle).map { abs($0 - 100) <= 3 } == true,
-            "θ \(String(describing: landscape?.hingeAngle))")
+        #expect(laptop.map { $0.posture == "laptop" && $0.device == "portrait" && near100($0) } == true, "\(String(describing: laptop))")
     }
 
     @Test(
         "On a terminal, Enter takes pose 1 where the device stood from the start; Ctrl-C (SIGINT) ends it with 130, the hwdb file as it was and nothing beside it"
     )
     func enterThenCtrlC() throws {
-        let folder = try Self.folder()
+        let folder = try DaemonHarness.makeFolder()
         let file = folder + "/61-sensor-local.hwdb"
         let before =
             "# mine\nsensor:modalias:acpi:SMO8500*:dmi:*svnFoo:*pnBar:*\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1\n"

@@ -180,13 +180,20 @@ package struct DoctorReport: Codable {
         }
     }
 
+    /// A report on the machine whose panel is `panel`: shown, and naming the poses.
+    package init(panel: PanelDetection) {
+        self.panel = Panel(panel)
+        natural = panel.natural
+    }
+
+    /// A report with no panel shown, which names the poses as on a portrait one.
+    init() {}
+
     package static func examine(
         device configured: String?, mountMatrixOverride: MountMatrix?, seconds: Double, panel: PanelDetection,
         udev: UdevHub
     ) async -> DoctorReport {
-        var report = DoctorReport()
-        report.panel = Panel(panel)
-        report.natural = panel.natural
+        var report = DoctorReport(panel: panel)
         // The light and proximity sensors are read for the same seconds, through the daemon's own sources, and
         // for that long even when there is no accelerometer to read.
         let end = ContinuousClock.now + .seconds(seconds)
