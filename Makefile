@@ -6,6 +6,8 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
+# orientd-tablet-mode-switch, a link to the one binary that only its unit runs.
+LIBEXECDIR = $(PREFIX)/libexec
 DOCDIR = $(PREFIX)/share/doc/orientd
 # systemd, udev and dbus-daemon look only in these, whatever PREFIX is.
 UNITDIR ?= /etc/systemd/system
@@ -116,12 +118,12 @@ check-units:
 	systemd-analyze verify .build/units/orientd.service .build/units/orientd.socket
 	systemd-sysusers --dry-run - < Systemd/orientd.sysusers
 	systemd-analyze security --offline=true --threshold=15 .build/units/orientd.service | tail -n 1
-	# The unit with the tablet-mode switch's drop-in (a section may repeat, so appending it is what systemd reads).
-	mkdir -p .build/units/with-switch
-	cat .build/units/orientd.service Systemd/tablet-mode-switch.conf > .build/units/with-switch/orientd.service
-	cp Systemd/orientd.socket .build/units/with-switch/
-	systemd-analyze verify .build/units/with-switch/orientd.service .build/units/with-switch/orientd.socket
-	systemd-analyze security --offline=true --threshold=15 .build/units/with-switch/orientd.service | tail -n 1
+	# The tablet-mode switch's keeper, the one unit that may write /dev/uinput: 2.0 or less (issue 53), 0.5 here.
+	ln -sf orientd .build/debug/orientd-tablet-mode-switch
+	sed -e 's|@LIBEXECDIR@|$(CURDIR)/.build/debug|' -e 's|@DOCDIR@|$(CURDIR)|' Systemd/orientd-tablet-mode-switch.service.in \
+		> .build/units/orientd-tablet-mode-switch.service
+	systemd-analyze verify .build/units/orientd-tablet-mode-switch.service
+	systemd-analyze security --offline=true --threshold=20 .build/units/orientd-tablet-mode-switch.service | tail -n 1
 	# The user unit, verified by a user manager of its own (which needs a runtime directory).
 	$(SWIFT) build --product orientctl
 	mkdir -p .build/units/user .build/units/xdg && chmod 700 .build/units/xdg
@@ -165,7 +167,7 @@ check-docs:
 # recorded in INSTALL_RECORD (a line per folder: DESTDIR, a tab, the folder), so that `make uninstall` removes them
 # again once they are empty, and no folder that was there before (/usr/local/bin, /etc/udev/rules.d), empty or not.
 # orientd's own folders it removes when empty in any case.
-INSTALL_FOLDERS = $(BINDIR) $(UNITDIR) $(USERUNITDIR) $(UDEVRULESDIR) $(SYSUSERSDIR) $(DBUSPOLICYDIR) $(DBUSSERVICEDIR) \
+INSTALL_FOLDERS = $(BINDIR) $(LIBEXECDIR) $(UNITDIR) $(USERUNITDIR) $(UDEVRULESDIR) $(SYSUSERSDIR) $(DBUSPOLICYDIR) $(DBUSSERVICEDIR) \
 	$(POLKITACTIONDIR) $(SYSCONFDIR)/orientd $(DOCDIR) $(DOCDIR)/docs $(DOCDIR)/Systemd $(MANDIR)/man1 \
 	$(BASHCOMPLETIONDIR) $(ZSHCOMPLETIONDIR) $(FISHCOMPLETIONDIR)
 OWN_FOLDERS = $(SYSCONFDIR)/orientd $(DOCDIR)/docs $(DOCDIR)/Systemd $(DOCDIR)
@@ -173,10 +175,11 @@ INSTALL_RECORD = .build/install-record
 # The documentation: the README and every file its links lead to (the installed package is checked for that,
 # scripts/check-deb.sh), docs/*.md and docs/*.svg aside. Systemd/orientd.conf is the sample as shipped, which
 # docs/configuration.md links to.
-DOC_FILES = README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE tablet-mode-switch.conf Systemd/orientd.conf
+DOC_FILES = README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE Systemd/orientd.conf
 # Every file `make install` puts but the configuration /etc/orientd/orientd.conf, which `make uninstall` keeps when
 # it was edited, and docs/*.md and docs/*.svg, which it removes as they are found installed.
-INSTALLED_FILES = $(BINDIR)/orientd $(BINDIR)/orientctl $(UNITDIR)/orientd.service $(UNITDIR)/orientd.socket \
+INSTALLED_FILES = $(BINDIR)/orientd $(BINDIR)/orientctl $(LIBEXECDIR)/orientd-tablet-mode-switch \
+	$(UNITDIR)/orientd.service $(UNITDIR)/orientd.socket $(UNITDIR)/orientd-tablet-mode-switch.service \
 	$(USERUNITDIR)/orientd-follow.service $(UDEVRULESDIR)/80-orientd.rules $(SYSUSERSDIR)/orientd.conf \
 	$(DBUSPOLICYDIR)/orientd.conf $(DBUSSERVICEDIR)/net.hadess.SensorProxy.service \
 	$(POLKITACTIONDIR)/net.hadess.SensorProxy.policy $(addprefix $(DOCDIR)/,$(DOC_FILES)) \
@@ -203,7 +206,10 @@ install: | $(INSTALL_INPUTS)
 	install -d $(addprefix $(DESTDIR),$(INSTALL_FOLDERS))
 	install -m 0755 -s .build/release/orientd $(DESTDIR)$(BINDIR)/
 	ln -sf orientd $(DESTDIR)$(BINDIR)/orientctl
+	ln -sf $(BINDIR)/orientd $(DESTDIR)$(LIBEXECDIR)/orientd-tablet-mode-switch
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd.service.in > $(DESTDIR)$(UNITDIR)/orientd.service
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-tablet-mode-switch.service.in \
+		> $(DESTDIR)$(UNITDIR)/orientd-tablet-mode-switch.service
 	install -m 0644 Systemd/orientd.socket $(DESTDIR)$(UNITDIR)/
 	sed -e 's|@BINDIR@|$(BINDIR)|' -e 's|@DOCDIR@|$(DOCDIR)|' Systemd/orientd-follow.service.in > $(DESTDIR)$(USERUNITDIR)/orientd-follow.service
 	install -m 0644 Systemd/80-orientd.rules $(DESTDIR)$(UDEVRULESDIR)/
@@ -211,8 +217,7 @@ install: | $(INSTALL_INPUTS)
 	install -m 0644 Systemd/orientd-dbus.conf $(DESTDIR)$(DBUSPOLICYDIR)/orientd.conf
 	install -m 0644 Systemd/net.hadess.SensorProxy.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	install -m 0644 Systemd/net.hadess.SensorProxy.policy $(DESTDIR)$(POLKITACTIONDIR)/
-	install -m 0644 README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE Systemd/tablet-mode-switch.conf \
-		$(DESTDIR)$(DOCDIR)/
+	install -m 0644 README.md PROTOCOL.md NEWS.md BENCHMARKS.md RELIABILITY.md LICENSE $(DESTDIR)$(DOCDIR)/
 	install -m 0644 Systemd/orientd.conf $(DESTDIR)$(DOCDIR)/Systemd/
 	# The README's links lead to docs/, so the topic files go there too, with the plots they show.
 	install -m 0644 docs/*.md docs/*.svg $(DESTDIR)$(DOCDIR)/docs/

@@ -67,6 +67,11 @@ let package = Package(
         ),
         // Input devices: the tablet-mode switch orientd creates (uinput), the lid switch it reads (evdev).
         .target(name: "OrientInput", dependencies: ["CLinuxInput"]),
+        // orientd-tablet-mode-switch: keeps the uinput switch as the daemon's socket says, and reads nothing else.
+        .target(
+            name: "OrientSwitchKeeper",
+            dependencies: ["OrientInput", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
         .target(
             name: "OrientProtocol",
@@ -117,6 +122,7 @@ let package = Package(
                 "OrientServer",
                 "OrientDBus",
                 "OrientInput",
+                "OrientSwitchKeeper",
                 "OrientPosix",
                 "OrientSampleSource",
                 "OrientTools",
@@ -224,6 +230,8 @@ let package = Package(
             dependencies: ["OrientPosix", .product(name: "SystemPackage", package: "swift-system")]),
         // CLinuxInput for the kernel's event type, to build and read the events the switches decode and encode.
         .testTarget(name: "OrientInputTests", dependencies: ["OrientInput", "CLinuxInput"]),
+        // The keeper's matcher and state in process; its lines checked against the daemon's own encoding.
+        .testTarget(name: "OrientSwitchKeeperTests", dependencies: ["OrientSwitchKeeper", "OrientProtocol"]),
         .testTarget(name: "OrientFollowTests", dependencies: ["OrientFollow"]),
         // orientctl's commands run in process against a stand-in daemon on a socket of the test's own; what only a
         // process or the real daemon shows stays in OrientdTests.

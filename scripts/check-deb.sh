@@ -107,10 +107,16 @@ if installed iio-sensor-proxy; then fail "iio-sensor-proxy is still installed be
 [ "$(command -v orientd)" = /usr/bin/orientd ] || fail "orientd is not /usr/bin/orientd"
 [ "$(orientd --version)" = "$version" ] || fail "orientd --version says $(orientd --version), the package $version"
 [ "$(readlink /usr/bin/orientctl)" = orientd ] || fail "/usr/bin/orientctl is not a link to orientd"
+[ "$(readlink -f /usr/libexec/orientd-tablet-mode-switch)" = /usr/bin/orientd ] ||
+    fail "/usr/libexec/orientd-tablet-mode-switch is not a link to orientd"
+/usr/libexec/orientd-tablet-mode-switch --help | grep -q "^USAGE: orientd-tablet-mode-switch" ||
+    fail "orientd-tablet-mode-switch --help prints no usage"
 orientctl --help | grep -q "^USAGE: orientctl" || fail "orientctl --help prints no usage"
 getent passwd orientd >/dev/null && getent group orientd >/dev/null || fail "no orientd user and group"
+getent passwd orientd-switch >/dev/null || fail "no orientd-switch user (the tablet-mode switch's keeper)"
 # Where systemd, udev, dbus-daemon and polkitd look, whatever the prefix.
 for file in /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket \
+    /usr/lib/systemd/system/orientd-tablet-mode-switch.service \
     /usr/lib/systemd/user/orientd-follow.service /usr/lib/udev/rules.d/80-orientd.rules /usr/lib/sysusers.d/orientd.conf /usr/share/dbus-1/system.d/orientd.conf \
     /usr/share/dbus-1/system-services/net.hadess.SensorProxy.service /usr/share/polkit-1/actions/net.hadess.SensorProxy.policy; do
     [ -f "$file" ] || fail "$file is missing"
@@ -125,7 +131,12 @@ grep -qx "systemctl --quiet --system start orientd.socket" <(requests) || fail "
 [ -S "$sock" ] && [ -z "$(service_pid)" ] || fail "after the install: not the socket alone listening"
 grep -q "^ExecStart=/usr/bin/orientd run$" /usr/lib/systemd/system/orientd.service ||
     fail "orientd.service does not start /usr/bin/orientd"
-systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket
+systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/system/orientd.socket \
+    /usr/lib/systemd/system/orientd-tablet-mode-switch.service
+# The keeper's unit is started by udev where a base accelerometer is, never enabled.
+[ -z "$(find /etc/systemd/system -name orientd-tablet-mode-switch.service)" ] || fail "orientd-tablet-mode-switch.service is enabled"
+grep -q 'ENV{ACCEL_LOCATION}=="base", ENV{SYSTEMD_WANTS}+="orientd-tablet-mode-switch.service"' \
+    /usr/lib/udev/rules.d/80-orientd.rules || fail "the udev rule does not start the keeper with a base accelerometer"
 man -w orientd orientctl >/dev/null || fail "no manual pages"
 # The README's links, and those of the docs beside it, lead to files installed with them, uncompressed
 # (debian/rules' dh_compress -X): docs/*.md, PROTOCOL.md, LICENSE and the others, and the headings they name.

@@ -58,6 +58,9 @@ for unit in "${units[@]:-}"; do
                 kill -USR1 "$(cat "$folder/stand-in.pid")"
                 wait_until "running service && [ \"\$(cat '$folder/service.pid')\" != $old ]"
             fi ;;
+        # The tablet-mode switch's keeper, started by udev where a base accelerometer is: none here.
+        "try-restart orientd-tablet-mode-switch.service") ;;
+        "is-enabled orientd-tablet-mode-switch.service") echo static ;;
         # Another package's unit (iio-sensor-proxy's prerm, as orientd's install removes it): not running here.
         "stop "*) ;;
         "is-active "*) exit 3 ;;

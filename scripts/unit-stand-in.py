@@ -4,6 +4,9 @@ scripts/check-deb.sh, and for the real-kernel tests in their virtme-ng guest (Te
 
 Usage: unit-stand-in.py SERVICE-UNIT SOCKET STATE-FOLDER [-- EXTRA-ARGUMENT...]
 
+SOCKET "-" stands for a service with no socket (orientd-tablet-mode-switch.service, as udev starts it): it starts at
+once, and SIGTERM stops it.
+
 Like the socket unit, it listens on SOCKET (mode 0666) for as long as it runs, and starts the service at the first
 connection. Like the service unit, it starts the unit's ExecStart (plus EXTRA-ARGUMENTs) as its User and Group,
 after making its StateDirectory under /var/lib owned by them and running its ExecStartPre lines (its ExecStopPost
@@ -96,7 +99,7 @@ class StandIn:
         run_hooks(settings["ExecStartPre"], user, self.say)
         self.stop_hooks = (settings["ExecStopPost"], user)
         command = settings["ExecStart"].split() + self.extra
-        fd = self.listener.fileno()
+        fd = self.listener.fileno() if self.socket_path != "-" else None
 
         def as_the_unit():
             if fd != 3:
@@ -108,9 +111,18 @@ class StandIn:
             os.setgid(user.pw_gid)
             os.setuid(user.pw_uid)
 
-        # Descriptor 3 is kept open across the exec (close_fds runs after preexec_fn).
-        self.service = subprocess.Popen(command, preexec_fn=as_the_unit, pass_fds=(3,), stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=self.log, cwd="/")
+        def alone_as_the_unit():
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+        if fd is None:
+            self.service = subprocess.Popen(command, preexec_fn=alone_as_the_unit, stdin=subprocess.DEVNULL,
+                                            stdout=self.log, stderr=self.log, cwd="/")
+        else:
+            # Descriptor 3 is kept open across the exec (close_fds runs after preexec_fn).
+            self.service = subprocess.Popen(command, preexec_fn=as_the_unit, pass_fds=(3,), stdin=subprocess.DEVNULL,
+                                            stdout=self.log, stderr=self.log, cwd="/")
         with open(os.path.join(self.folder, "service.pid"), "w") as f:
             f.write(f"{self.service.pid}\n")
         self.say(f"started service: pid {self.service.pid}: {' '.join(command)}")
@@ -132,6 +144,8 @@ class StandIn:
     def run(self):
         signal.signal(signal.SIGUSR1, lambda *_: self.pending.append("try-restart"))
         signal.signal(signal.SIGTERM, lambda *_: self.pending.append("stop"))
+        if self.socket_path == "-":
+            return self.run_alone()
         self.listen()
         with open(os.path.join(self.folder, "stand-in.pid"), "w") as f:
             f.write(f"{os.getpid()}\n")
@@ -159,6 +173,23 @@ class StandIn:
                 continue
             if readable and self.service is None:
                 self.start_service()
+
+
+    def run_alone(self):
+        """A service with no socket: started now, stopped at SIGTERM (its ExecStopPost lines run either way)."""
+        with open(os.path.join(self.folder, "stand-in.pid"), "w") as f:
+            f.write(f"{os.getpid()}\n")
+        self.start_service()
+        while "stop" not in self.pending:
+            if self.service is not None and self.service.poll() is not None:
+                self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
+                self.service = None
+                os.unlink(os.path.join(self.folder, "service.pid"))
+                run_hooks(*self.stop_hooks, self.say)
+            time.sleep(0.05)
+        self.stop_service()
+        os.unlink(os.path.join(self.folder, "stand-in.pid"))
+        self.say("stopped")
 
 
 def main():

@@ -69,8 +69,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var requestTimeout: Double = 10
     /// Where the rotation lock and a run-time mask are kept across restarts.
     public var stateDirectory = "/var/lib/orientd"
-    /// Report tablet mode to libinput through a uinput device reporting SW_TABLET_MODE (`tablet-mode-switch`).
-    public var tabletModeSwitch = false
+    /// Whether a tablet-mode switch (SW_TABLET_MODE, for libinput and the desktops) should exist
+    /// (`tablet-mode-switch`): ``TabletModeSwitchPolicy`` decides `auto`.
+    public var tabletModeSwitch = TabletModeSwitchSetting.auto
     /// The relative change of the ambient light level that is published, as a fraction (0.2 for `light-threshold
     /// = 20%`); 0 publishes every change at once, as iio-sensor-proxy does (``LightFilter``).
     public var lightThreshold = 0.2

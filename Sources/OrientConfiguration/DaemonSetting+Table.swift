@@ -121,11 +121,25 @@ extension DaemonSetting {
             example: "150", summary: "Tablet mode goes off once the hinge closes this far.",
             parse: SettingValue.number, show: { "\($0)°" }),
         DaemonSetting(
-            "tablet-mode-switch", .flag, at: \.tabletModeSwitch, example: "yes",
-            summary: "On a convertible, report tablet mode as a SW_TABLET_MODE switch (a uinput device) for "
-                + "libinput and the desktops.",
-            parse: SettingValue.bool,
-            show: { $0 ? "yes (SW_TABLET_MODE through /dev/uinput)" : "no" }),
+            "tablet-mode-switch", .flag, at: \.tabletModeSwitch, example: "no",
+            summary: "Report tablet mode as a SW_TABLET_MODE switch for libinput and the desktops: auto where a base "
+                + "accelerometer tells the posture and no other input device reports SW_TABLET_MODE; yes always; no "
+                + "never. orientd-tablet-mode-switch.service makes it as the socket says (PROTOCOL.md).",
+            parse: { (text) throws(SettingValueError) in
+                if text == "auto" { return TabletModeSwitchSetting.auto }
+                do {
+                    return try SettingValue.bool(text) ? TabletModeSwitchSetting.yes : .no
+                } catch {
+                    throw SettingValueError("expected auto, yes or no, got \"\(text)\"")
+                }
+            },
+            show: { setting in
+                switch setting {
+                case .auto: "auto (with a base accelerometer and no other tablet-mode switch)"
+                case .yes: "yes"
+                case .no: "no"
+                }
+            }),
         DaemonSetting(
             "light-threshold", .value("percent"), at: \.lightThreshold, example: "50%",
             summary: "Publish a new ambient light level once it differs from the last by this much, either way, for "

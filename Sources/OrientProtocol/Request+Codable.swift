@@ -49,6 +49,9 @@ extension Request: Codable {
     private static func operation(_ op: String, _ fields: SubscriptionFields) throws(ProtocolError) -> Operation {
         switch op {
         case "get":
+            if fields.tabletModeSwitch != nil {
+                throw ProtocolError(.badField, "\"tablet-mode-switch\" is for subscribe: its state comes as events")
+            }
             // Without client settings, the system's view; with any, the view of a client that has them.
             let asClient = fields.mask != nil || fields.preferred != nil || fields.autorotate != nil
             return .get(asClient ? try fields.settings() : nil, readings: try fields.readingKinds())
@@ -84,6 +87,7 @@ extension SubscriptionSettings: Encodable {
         try members.encodeIfPresent(preferred, forKey: .preferred)
         if changes != .all { try members.encode(changes, forKey: .changes) }
         if !autorotate { try members.encode(autorotate, forKey: .autorotate) }
+        if tabletModeSwitch { try members.encode(tabletModeSwitch, forKey: .tabletModeSwitch) }
     }
 }
 
@@ -93,6 +97,7 @@ private struct SubscriptionFields {
     var preferred: String?
     var changes: String?
     var autorotate: Bool?
+    var tabletModeSwitch: Bool?
     var readings: [String]?
 
     init(_ members: KeyedDecodingContainer<WireKey>) throws {
@@ -100,6 +105,7 @@ private struct SubscriptionFields {
         preferred = try members.decodeIfPresent(String.self, forKey: .preferred)
         changes = try members.decodeIfPresent(String.self, forKey: .changes)
         autorotate = try members.decodeIfPresent(Bool.self, forKey: .autorotate)
+        tabletModeSwitch = try members.decodeIfPresent(Bool.self, forKey: .tabletModeSwitch)
         readings = try members.decodeIfPresent([String].self, forKey: .readings)
     }
 
@@ -132,11 +138,12 @@ private struct SubscriptionFields {
         }
         if let changes {
             guard let filter = ChangeFilter(rawValue: changes) else {
-                throw ProtocolError(.badField, "\"changes\": expected \"all\" or \"interface\", got \"\(changes)\"")
+                throw ProtocolError(.badField, "\"changes\": expected \"all\", \"interface\" or \"none\", got \"\(changes)\"")
             }
             settings.changes = filter
         }
         if let autorotate { settings.autorotate = autorotate }
+        if let tabletModeSwitch { settings.tabletModeSwitch = tabletModeSwitch }
         return settings
     }
 

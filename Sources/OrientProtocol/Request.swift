@@ -29,6 +29,9 @@ public enum ChangeFilter: String, Sendable, Equatable, Codable {
     case all
     /// Only changes of this subscriber's interface orientation.
     case interface
+    /// No orientation events at all: for a subscriber that wants only what else it asked for (the tablet-mode
+    /// switch's state).
+    case none
 }
 
 /// What a subscriber asks for: UIKit's `supportedInterfaceOrientations`,
@@ -38,15 +41,18 @@ public struct SubscriptionSettings: Sendable, Equatable {
     public var preferred: InterfaceOrientation?
     public var changes: ChangeFilter
     public var autorotate: Bool
+    /// Also sent the tablet-mode switch's state (``TabletModeSwitchState``), after the reply and at each change.
+    public var tabletModeSwitch: Bool
 
     public init(
         mask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil, changes: ChangeFilter = .all,
-        autorotate: Bool = true
+        autorotate: Bool = true, tabletModeSwitch: Bool = false
     ) {
         self.mask = mask
         self.preferred = preferred
         self.changes = changes
         self.autorotate = autorotate
+        self.tabletModeSwitch = tabletModeSwitch
     }
 }
 

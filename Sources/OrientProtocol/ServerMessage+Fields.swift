@@ -6,7 +6,7 @@ extension ServerMessage {
     public var state: OrientationState? {
         switch self {
         case .state(_, let state, _, _), .event(let state): state
-        case .done, .status, .error, .reading: nil
+        case .done, .status, .error, .reading, .tabletModeSwitch: nil
         }
     }
 
@@ -20,7 +20,7 @@ extension ServerMessage {
         switch self {
         case .state, .done, .status: true
         case .error: false
-        case .event, .reading: nil
+        case .event, .reading, .tabletModeSwitch: nil
         }
     }
 
@@ -28,6 +28,7 @@ extension ServerMessage {
         switch self {
         case .event: Self.orientationEvent
         case .reading(let reading): reading.kind.rawValue
+        case .tabletModeSwitch: Self.tabletModeSwitchEvent
         default: nil
         }
     }

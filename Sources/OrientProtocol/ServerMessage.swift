@@ -14,6 +14,9 @@ public enum ServerMessage: Sendable, Equatable {
     case event(OrientationState)
     /// Sent to subscribers that asked for a one-value sensor: `"event":"light"` or `"event":"proximity"`.
     case reading(ReadingState)
+    /// Sent to subscribers that asked for the tablet-mode switch, after the reply and at each change: exactly
+    /// `{"event":"tablet-mode-switch","state":"on"}` (or `off`, `none`), so that its keeper need parse no more.
+    case tabletModeSwitch(TabletModeSwitchState)
     /// A request refused; the id is the request's when it could be read.
     case error(ProtocolError)
 
@@ -31,7 +34,7 @@ public enum ServerMessage: Sendable, Equatable {
     public var id: RequestID? {
         switch self {
         case .state(let id, _, _, _), .done(let id), .status(let id, _): id
-        case .event, .reading: nil
+        case .event, .reading, .tabletModeSwitch: nil
         case .error(let error): error.id
         }
     }
@@ -39,6 +42,7 @@ public enum ServerMessage: Sendable, Equatable {
 
 extension ServerMessage: Codable {
     static let orientationEvent = "orientation"
+    static let tabletModeSwitchEvent = "tablet-mode-switch"
 
     public func encode(to encoder: any Encoder) throws {
         var members = encoder.container(keyedBy: WireKey.self)
@@ -49,6 +53,9 @@ extension ServerMessage: Codable {
         case .reading(let reading):
             try members.encode(reading.kind.rawValue, forKey: .event)
             try reading.encodeMembers(to: encoder)
+        case .tabletModeSwitch(let state):
+            try members.encode(Self.tabletModeSwitchEvent, forKey: .event)
+            try members.encode(state, forKey: .state)
         case .state(let id, let state, let fresh, let readings):
             try members.encode(true, forKey: .ok)
             try members.encodeIfPresent(id, forKey: .id)
@@ -74,13 +81,18 @@ extension ServerMessage: Codable {
         }
     }
 
-    /// Tells the kinds apart by their members: `event` (`orientation`, or a one-value sensor's kind), else `ok` false (an error), else a state (`device`), a
+    /// Tells the kinds apart by their members: `event` (`orientation`, a one-value sensor's kind, or
+    /// `tablet-mode-switch`), else `ok` false (an error), else a state (`device`), a
     /// status (`version`), or neither. Members a newer daemon adds are ignored.
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: WireKey.self)
         if let event = try members.decodeIfPresent(String.self, forKey: .event) {
             if let kind = SensorKind(rawValue: event), kind.socket == .reading {
                 self = .reading(try ReadingState(kind: kind, members: decoder))
+                return
+            }
+            if event == Self.tabletModeSwitchEvent {
+                self = .tabletModeSwitch(try members.decode(TabletModeSwitchState.self, forKey: .state))
                 return
             }
             guard event == Self.orientationEvent else {

@@ -69,6 +69,17 @@ public struct StatusReport: Sendable, Equatable, Codable {
         }
     }
 
+    /// Whether a tablet-mode switch should exist, what it reports, and why.
+    public struct TabletModeSwitch: Sendable, Equatable, Codable {
+        public var state: TabletModeSwitchState
+        public var reason: String
+
+        public init(state: TabletModeSwitchState, reason: String) {
+            self.state = state
+            self.reason = reason
+        }
+    }
+
     public var version: String
     /// Seconds since the daemon started.
     public var uptime: Double
@@ -90,11 +101,13 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// Each sensor that ran into something since the daemon started (``Incidents``); nil when the daemon does not
     /// say, empty when nothing happened.
     public var incidents: [Incidents]?
+    /// The tablet-mode switch; `nil` while the daemon cannot tell yet, or from a daemon that does not say.
+    public var tabletModeSwitch: TabletModeSwitch?
 
     public init(
         version: String, uptime: Double, subscribers: Int, sampling: String, naturalOrientation: String? = nil,
         naturalOrientationSource: String? = nil, sensorState: SensorState, sensor: Sensor?, reportsBase: Bool = true,
-        readingSensors: [ReadingSensor]? = nil, incidents: [Incidents]? = nil
+        readingSensors: [ReadingSensor]? = nil, incidents: [Incidents]? = nil, tabletModeSwitch: TabletModeSwitch? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -107,6 +120,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.reportsBase = reportsBase
         self.readingSensors = readingSensors
         self.incidents = incidents
+        self.tabletModeSwitch = tabletModeSwitch
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -133,6 +147,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         if reportsBase { try detail.encode(sensor?.base, forKey: .base) }
         try encodeReadings(into: &members)
         try members.encodeIfPresent(incidents, forKey: .incidents)
+        try members.encodeIfPresent(tabletModeSwitch, forKey: .tabletModeSwitch)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -145,6 +160,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         naturalOrientationSource = try members.decodeIfPresent(String.self, forKey: .naturalOrientationSource)
         readingSensors = try Self.decodeReadings(from: members)
         incidents = try members.decodeIfPresent([Incidents].self, forKey: .incidents)
+        tabletModeSwitch = try members.decodeIfPresent(TabletModeSwitch.self, forKey: .tabletModeSwitch)
         let detail = try members.nestedContainer(keyedBy: WireKey.self, forKey: .sensor)
         sensorState = try detail.decode(SensorState.self, forKey: .state)
         reportsBase = detail.contains(.base)

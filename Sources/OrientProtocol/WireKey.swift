@@ -8,6 +8,8 @@ enum WireKey: String, CodingKey {
     case naturalOrientationSource = "natural-orientation-source"
     case tabletMode = "tablet-mode"
     case hingeAngle = "hinge-angle"
+    case tabletModeSwitch = "tablet-mode-switch"
+    case reason
     case preferred, changes, autorotate
     case version, uptime, subscribers, sampling, state, name, mode, rate, location, base, path
     case mountMatrix = "mount-matrix"

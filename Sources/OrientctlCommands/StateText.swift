@@ -46,6 +46,7 @@ enum StateText {
     /// previous line's), so that a line which only brings the sensor back does not read as the last one again.
     static func humanEvent(_ m: ServerMessage, sensorBefore: String? = nil) -> String {
         if case .reading(let reading) = m { return "\(reading.kind.rawValue) \(describe(reading))" }
+        if case .tabletModeSwitch(let state) = m { return "tablet-mode switch \(state.rawValue)" }
         let time = m.t.map { String(($0 * 1000).rounded() / 1000) } ?? "-"
         var line = "\(time)  device \(m.device ?? "?")  interface \(m.interface ?? "?")"
         if let posture = knownPosture(m) {

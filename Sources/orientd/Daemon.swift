@@ -4,7 +4,6 @@ import NIOPosix
 import OrientConfiguration
 import OrientCore
 import OrientDBus
-import OrientInput
 import OrientProtocol
 import OrientSampleSource
 import OrientSensors
@@ -19,7 +18,8 @@ import Glibc
 ///
 /// Data flows one way: each kind's source feeds its sensor service (the accelerometer's runs the engine), which
 /// feeds the publisher, the store, on the event loop; the store has two views, the socket subscribers and the D-Bus
-/// facade (one snapshot at each change), and the tablet-mode switch follows its system state. Demand for the
+/// facade (one snapshot at each change); the tablet-mode switch's keeper is a socket subscriber, a process of its own
+/// (`orientd-tablet-mode-switch`): the daemon never writes /dev/uinput. Demand for the
 /// sensors flows back through one channel, ``SensorDemand``. Settings reach every part one way too:
 /// ``RunningConfiguration`` hands them to each ``ConfiguredPart`` at start and at every reload, one change at a
 /// time. docs/development/layout.md draws it.
@@ -63,9 +63,6 @@ enum Daemon {
         let startupPages = StartupPages(logger: logger)
         let store = StateStore(directory: start.stateDirectory)
         let persistent = loadState(store, logger: logger)
-        // Made before the sensor service: while it exists, the sensor stays open.
-        let tabletModeSwitch = start.tabletModeSwitch
-            ? try await loop.submit { makeTabletModeSwitch(on: loop, logger: logger) }.get() : nil
         let demand = SensorDemand()
         // The one-value sensors (light, proximity, compass) are served beside a live accelerometer, not a replay, on
         // the socket and on D-Bus.
@@ -84,11 +81,7 @@ enum Daemon {
             : nil
         let publisher = try await makePublisher(
             on: loop, persistent: persistent, demand: demand, readingKinds: readingSources.map(\.kind), logger: logger,
-            becameFresh: { startupPages.release("the sensor is read") }, sensorsChanged: { facade?.update($0) }
-        ) { state in
-            // The publisher's sink besides the socket and the facade: the tablet-mode switch, optional.
-            do { try tabletModeSwitch?.value.report(state.hinge.tabletMode) } catch { logger.warning("tablet-mode switch: \(error)") }
-        }
+            becameFresh: { startupPages.release("the sensor is read") }, sensorsChanged: { facade?.update($0) })
         // Made for every kind, served or not, so that each takes its settings as a part and a reload has its answer.
         // What a one-value sensor's service learns goes to the store, which the socket and the facade both show.
         let sources = Dictionary(uniqueKeysWithValues: allReadings.map { ($0.kind, $0) })
@@ -117,7 +110,7 @@ enum Daemon {
         let sensor = SensorService(
             ServedAccelerometer(
                 source: source, eventLoop: loop, publisher: publisher, subscribersToOpen: options.replayWaitFor,
-                keepOpen: tabletModeSwitch != nil, exitAtEnd: options.exitAtEnd, followsPresence: facade != nil, logger: logger),
+                exitAtEnd: options.exitAtEnd, followsPresence: facade != nil, logger: logger),
             demand: demand, logger: logger)
         let controls = try await makeControls(on: loop, publisher: publisher, store: store, disk: blocking, logger: logger)
 
@@ -155,24 +148,29 @@ enum Daemon {
             let watch = PanelWatch(running: running, udev: udev)
             services.append(.init(service: deadline.tracking(watch, as: "panel watch")))
         }
+        // A replayed trace has no machine to look at: its own base readings tell the posture (Publisher).
+        if !(source is ReplaySource) {
+            let watch = TabletModeSwitchWatch(publisher: publisher, udev: udev)
+            services.append(.init(service: deadline.tracking(watch, as: "tablet-mode switch watch")))
+        }
         if let watchdog = WatchdogService(environment: environment, processID: getpid(), eventLoop: loop, notifier: notifier) {
             services.append(.init(service: deadline.tracking(watchdog, as: "watchdog")))
         }
         try await runUntilStopped(services, notifier: notifier, pools: (blocking, threads), logger: logger)
     }
 
-    /// The publisher, on the loop it lives on, telling `demand` what its clients want, `systemStateChanged`
-    /// each new system state and `sensorsChanged` each new snapshot of the sensors; `readingKinds` are the one-value
+    /// The publisher, on the loop it lives on, telling `demand` what its clients want, `sensorsChanged` each new
+    /// snapshot of the sensors, and the log each decision on the tablet-mode switch; `readingKinds` are the one-value
     /// sensors served. Its settings come from its part, at start.
     private static func makePublisher(
         on loop: any EventLoop, persistent: PersistentState, demand: SensorDemand, readingKinds: [SensorKind], logger: Logger,
-        becameFresh: @escaping @Sendable () -> Void, sensorsChanged: @escaping @Sendable (SensorSnapshot) -> Void,
-        systemStateChanged: @escaping @Sendable (OrientationState) -> Void
+        becameFresh: @escaping @Sendable () -> Void, sensorsChanged: @escaping @Sendable (SensorSnapshot) -> Void
     ) async throws -> NIOLoopBound<Publisher> {
         try await loop.submit {
             let dependencies = Publisher.Dependencies(
                 clock: EventLoopClock(loop), demandChanged: { demand.setSocketDemand($0) },
-                systemStateChanged: systemStateChanged, becameFresh: becameFresh, sensorsChanged: sensorsChanged)
+                becameFresh: becameFresh, sensorsChanged: sensorsChanged,
+                tabletModeSwitchDecided: { logger.notice("\($0.summary)") })
             return NIOLoopBound(
                 Publisher(
                     settings: Publisher.Settings(), persistent: persistent, version: OrientdVersion.string,
@@ -226,23 +224,6 @@ enum Daemon {
         try await pools.blocking.shutdownGracefully()
         try await pools.threads.shutdownGracefully()
         logger.info("stopped")
-    }
-
-    /// The uinput device, bound to the loop that publishes, or nil (said once in the log) when it cannot be made:
-    /// the daemon serves on without it.
-    private static func makeTabletModeSwitch(on loop: any EventLoop, logger: Logger) -> NIOLoopBound<TabletModeSwitch>? {
-        do {
-            let device = try TabletModeSwitch()
-            logger.info("tablet-mode switch: \(TabletModeSwitch.deviceName) created through \(TabletModeSwitch.devicePath)")
-            return NIOLoopBound(device, eventLoop: loop)
-        } catch {
-            logger.error("""
-                tablet-mode switch: \(error); tablet mode is published on the socket and D-Bus only. It needs the \
-                uinput module and write access to \(TabletModeSwitch.devicePath): as a service, the drop-in \
-                tablet-mode-switch.conf (docs/convertibles.md, "The tablet-mode switch")
-                """)
-            return nil
-        }
     }
 
     private static func loadState(_ store: StateStore, logger: Logger) -> PersistentState {

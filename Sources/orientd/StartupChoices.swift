@@ -1,7 +1,7 @@
 import OrientConfiguration
 
 /// What the daemon's wiring (``Daemon``) decides once, at start, from the configuration: where the socket and
-/// the state live, which accelerometer to read, and whether the D-Bus facade and the tablet-mode switch exist. A
+/// the state live, which accelerometer to read, and whether the D-Bus facade exists. A
 /// configured part like the others, so that a reload names each of these, when changed, as waiting for the next
 /// start.
 struct StartupChoices: ConfiguredPart {
@@ -11,17 +11,16 @@ struct StartupChoices: ConfiguredPart {
         var stateDirectory: String
         var device: String?
         var dbus: Bool
-        var tabletModeSwitch: Bool
     }
 
     static let reads = SettingsRead(
-        atStart: [\.socketPath, \.socketMode, \.stateDirectory, \.device, \.dbus, \.tabletModeSwitch])
+        atStart: [\.socketPath, \.socketMode, \.stateDirectory, \.device, \.dbus])
 
     static func slice(of settings: RunSettings) -> Slice {
         let c = settings.configuration
         return Slice(
             socketPath: c.socketPath, socketMode: c.socketMode, stateDirectory: c.stateDirectory, device: c.device,
-            dbus: c.dbus, tabletModeSwitch: c.tabletModeSwitch)
+            dbus: c.dbus)
     }
 
     /// Nothing to do: the wiring has used the slice it started with.

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOCore
 import NIOPosix
+import OrientSwitchKeeper
 import OrientctlCommands
 
 #if canImport(Glibc)
@@ -18,6 +19,13 @@ if CommandLine.arguments.first.map(invokedAsOrientctl) == true {
     dispatchMain()
 }
 
+// Called as orientd-tablet-mode-switch (a link in /usr/libexec), it is the tablet-mode switch's keeper: one thread in
+// poll(2), before any of the daemon's signal handling, executor or event loops are set up.
+if CommandLine.arguments.first.map({ invokedAs($0, "orientd-tablet-mode-switch") }) == true {
+    SwitchKeeper.main()
+    exit(0)
+}
+
 // The entry point is synchronous on purpose: an `async` main would first hop onto libdispatch's worker pool,
 // whose monitor then wakes the process every second, even while the daemon has nothing to do. Instead:
 // signals go to one thread in sigwait, Swift concurrency runs on NIO's threads (which sleep in epoll until
@@ -30,5 +38,10 @@ exit(0)
 
 /// Whether argv[0] names orientctl: its last path component, as a shell or a link passes it.
 func invokedAsOrientctl(_ argument: String) -> Bool {
-    argument.split(separator: "/").last == "orientctl"
+    invokedAs(argument, "orientctl")
+}
+
+/// Whether argv[0]'s last path component is `name`.
+func invokedAs(_ argument: String, _ name: String) -> Bool {
+    argument.split(separator: "/").last.map(String.init) == name
 }

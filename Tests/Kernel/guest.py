@@ -24,6 +24,7 @@ import unittest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 KERNEL_TESTS = REPO / "Tests" / "Kernel"
 UNIT = pathlib.Path("/etc/systemd/system/orientd.service")
+KEEPER_UNIT = pathlib.Path("/etc/systemd/system/orientd-tablet-mode-switch.service")
 SOCKET = "/run/orientd/orientd.sock"
 CONFIGURATION = pathlib.Path("/etc/orientd/orientd.conf")
 # The guest runs under software emulation: what takes 0.1 s on the host can take a second here.
@@ -125,6 +126,33 @@ class Service:
     def daemon_pid(self):
         path = self.folder / "service.pid"
         return int(path.read_text()) if path.exists() else None
+
+
+class Keeper:
+    """orientd-tablet-mode-switch.service as the package installs it (started by udev where a base accelerometer
+    is), acted out by scripts/unit-stand-in.py: as user orientd-switch, after its ExecStartPre gives that user
+    /dev/uinput."""
+
+    def __init__(self, name="keeper"):
+        self.folder = pathlib.Path("/run/orientd-tests") / name
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / "stand-in.out", "a") as log:
+            self.process = subprocess.Popen(
+                ["python3", str(REPO / "scripts" / "unit-stand-in.py"), str(KEEPER_UNIT), "-", str(self.folder)],
+                stdout=log, stderr=subprocess.STDOUT)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=PATIENCE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    @property
+    def log(self):
+        path = self.folder / "stand-in.log"
+        return path.read_text() if path.exists() else ""
 
 
 class Fixture:

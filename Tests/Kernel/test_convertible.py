@@ -1,14 +1,14 @@
 """A convertible on the kernel's own drivers: two HID hubs, the display's accelerometer and the keyboard base's (tagged
 ACCEL_LOCATION=base by a udev rule, as a machine's hwdb tags it), playing Traces/fold.trace (a laptop folded into a
-tablet and opened again). The posture follows it to tablet mode and back, and the tablet-mode switch orientd makes
-through uinput toggles on and off where libinput reads it, as the desktops would."""
+tablet and opened again). The posture follows it to tablet mode and back; with the settings as installed, the udev
+rule asks for the tablet-mode switch's keeper, and the switch it makes through uinput toggles on and off where
+libinput reads it, as the desktops would."""
 import pathlib
-import shutil
 import subprocess
 import unittest
 
-from guest import PATIENCE, REPO, Fixture, KernelTestCase, Lines, Monitor, settle, wait_for
-from test_uinput import DROP_IN, NAME, event_node, input_device
+from guest import PATIENCE, REPO, Fixture, Keeper, KernelTestCase, Lines, Monitor, settle, wait_for
+from test_uinput import NAME, event_node, input_device
 
 FOLD = REPO / "Traces" / "fold.trace"
 DISPLAY_PRODUCT, BASE_PRODUCT = "F01D", "BA5E"
@@ -29,12 +29,7 @@ def write_rules():
 
 
 class FoldTests(KernelTestCase):
-    settings = "tablet-mode-switch = yes"
-
     def setUp(self):
-        DROP_IN.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / "Systemd" / "tablet-mode-switch.conf", DROP_IN)
-        self.addCleanup(DROP_IN.unlink)
         write_rules()
         self.addCleanup(RULES.unlink)
         self.display = Fixture("hid_hub.py", "--sensors", "accel", "--product", "0x" + DISPLAY_PRODUCT,
@@ -52,6 +47,15 @@ class FoldTests(KernelTestCase):
         super().setUp()
 
     def test_folded_into_a_tablet_and_opened_again(self):
+        # The installed rule asks for the keeper where the base accelerometer appears; systemd would start it.
+        base = next(path for path in pathlib.Path("/sys/bus/iio/devices").glob("iio:device*")
+                    if f":1209:{BASE_PRODUCT}." in str(path.resolve()))
+        properties = subprocess.run(["udevadm", "info", "--query=property", f"--path={base.resolve()}"],
+                                    capture_output=True, text=True, check=True, timeout=PATIENCE).stdout
+        wants = next((line.split("=", 1)[1] for line in properties.splitlines() if line.startswith("SYSTEMD_WANTS=")), "")
+        self.assertIn("orientd-tablet-mode-switch.service", wants.split(), wants)
+        keeper = Keeper()
+        self.addCleanup(keeper.stop)
         monitor = Monitor()
         self.addCleanup(monitor.close)
         monitor.wait_for(lambda line: line.get("posture") == "laptop", what="a laptop, from both sensors")

@@ -1,13 +1,12 @@
-"""The tablet-mode switch through the kernel's uinput: the device orientd makes becomes an input device that udev
-tags and libinput reads as a switch."""
+"""The tablet-mode switch through the kernel's uinput: the device orientd-tablet-mode-switch makes, as its installed
+unit runs it, becomes an input device that udev tags and libinput reads as a switch."""
+import os
 import pathlib
-import shutil
 import subprocess
 import unittest
 
-from guest import PATIENCE, REPO, KernelTestCase, wait_for
+from guest import PATIENCE, Keeper, KernelTestCase, wait_for
 
-DROP_IN = pathlib.Path("/etc/systemd/system/orientd.service.d/tablet-mode-switch.conf")
 NAME = "orientd tablet mode switch"
 
 
@@ -32,18 +31,13 @@ def udev_properties(node):
 
 
 class TabletModeSwitchTests(KernelTestCase):
+    # Forced on: this machine has no base accelerometer, which auto would need.
     settings = "tablet-mode-switch = yes"
 
-    def setUp(self):
-        # As docs/convertibles.md says to install it: the drop-in that gives the service /dev/uinput.
-        DROP_IN.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / "Systemd" / "tablet-mode-switch.conf", DROP_IN)
-        self.addCleanup(DROP_IN.unlink)
-        super().setUp()
-
     def test_the_switch_is_an_input_device_udev_tags_and_libinput_reads(self):
-        # The switch is made at start: a first connection starts the service.
-        subprocess.run(["/usr/bin/orientctl", "status"], capture_output=True, timeout=PATIENCE)
+        # The keeper's connection starts orientd, which tells it "off": it makes the switch.
+        keeper = Keeper()
+        self.addCleanup(keeper.stop)
         device = wait_for(lambda: input_device(NAME), what=f"an input device named {NAME!r}")
         node = wait_for(lambda: event_node(device), what="its event node")
         wait_for(lambda: "ID_INPUT_SWITCH" in udev_properties(node), what="udev to tag it")
@@ -57,6 +51,13 @@ class TabletModeSwitchTests(KernelTestCase):
         block = next((b for b in listed.split("\n\n") if NAME in b), "")
         self.assertIn("switch", block.lower(), listed)
         self.assertIn(f"Kernel:           {node}", block, listed)
+        # The daemon itself never holds /dev/uinput: only the keeper, as user orientd-switch.
+        self.assertIn("tablet-mode switch: on (tablet-mode-switch = yes)", self.service.log)
+        daemon = self.service.daemon_pid
+        held = [os.readlink(f"/proc/{daemon}/fd/{fd}") for fd in os.listdir(f"/proc/{daemon}/fd")]
+        self.assertNotIn("/dev/uinput", held)
+        keeper.stop()
+        wait_for(lambda: input_device(NAME) is None, what="the switch removed with its keeper")
 
 
 if __name__ == "__main__":

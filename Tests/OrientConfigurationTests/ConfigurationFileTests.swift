@@ -57,8 +57,10 @@ struct ConfigurationFileTests {
         #expect(c.engine.posture.tabletModeOnAngle == 190)
         #expect(c.engine.posture.tabletModeOffAngle == 150.5)
         #expect(try ConfigurationFile.parse("rotate-in = tablet-mode\n", file: "o.conf").engine.rotateIn == .tabletMode)
-        #expect(try ConfigurationFile.parse("tablet-mode-switch = yes\n", file: "o.conf").tabletModeSwitch)
-        #expect(try !ConfigurationFile.parse("", file: "o.conf").tabletModeSwitch, "off unless asked for")
+        for (text, setting) in [("yes", TabletModeSwitchSetting.yes), ("on", .yes), ("auto", .auto), ("no", .no), ("false", .no)] {
+            #expect(try ConfigurationFile.parse("tablet-mode-switch = \(text)\n", file: "o.conf").tabletModeSwitch == setting)
+        }
+        #expect(try ConfigurationFile.parse("", file: "o.conf").tabletModeSwitch == .auto, "auto unless told otherwise")
         #expect(DaemonConfiguration().engine.rotateIn == nil, "unset: the engine decides by the base sensor")
         #expect(c.lightThreshold == 0.35)
         #expect(try ConfigurationFile.parse("light-threshold = 0\n", file: "o.conf").lightThreshold == 0, "0: every change, % optional")
@@ -153,7 +155,7 @@ struct ConfigurationFileTests {
         ("light-threshold = bright\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%, such as 20%, got \"bright\""),
         ("light-threshold = -5%\n", "bad.conf:1: light-threshold: expected a percentage from 0 to 1000%"),
         ("light-threshold = 0.2 %\n", "bad.conf:1: light-threshold: expected a percentage"),
-        ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected yes or no, got \"maybe\""),
+        ("tablet-mode-switch = maybe\n", "bad.conf:1: tablet-mode-switch: expected auto, yes or no, got \"maybe\""),
         // A key of the other part of the file is pointed to where it belongs.
         ("settle-time = 0.1\n",
          "bad.conf:1: settle-time: settle-time is a [classifier] setting, not a top-level one: move it under [classifier]"),

@@ -23,13 +23,27 @@ final class ConvertibleBench {
     let publisher: Publisher
     /// What the publisher asked of the sensor for `get` requests that wait.
     var wanted: [Bool] { log.wanted }
+    /// Every demand the publisher told, in order.
+    var demands: [SocketDemand] { log.demands }
+    /// Every decision on the tablet-mode switch the publisher told, in order.
+    var decisions: [TabletModeSwitchDecision] { log.decisions }
     private let log = WantedLog()
     private let pipeline: SensorPipeline
     private(set) var time = 0.0
 
     init(publisher settings: Publisher.Settings = .init(), pipeline rotateIn: RotateIn? = nil) {
         let log = self.log
-        publisher = Publisher(settings: settings, clock: clock) { log.wanted.append($0) }
+        publisher = Publisher(
+            settings: settings, persistent: PersistentState(), version: "test",
+            dependencies: .init(
+                clock: clock,
+                demandChanged: { demand in
+                    if demand.freshStateWanted != (log.demands.last?.freshStateWanted ?? false) {
+                        log.wanted.append(demand.freshStateWanted)
+                    }
+                    log.demands.append(demand)
+                },
+                tabletModeSwitchDecided: { log.decisions.append($0) }))
         var engine = EngineConfiguration()
         engine.rotateIn = rotateIn
         pipeline = SensorPipeline(
@@ -71,6 +85,8 @@ final class ConvertibleBench {
 
     private final class WantedLog {
         var wanted: [Bool] = []
+        var demands: [SocketDemand] = []
+        var decisions: [TabletModeSwitchDecision] = []
     }
 
     private func sample(_ display: Vector3, hinge: Double?) {

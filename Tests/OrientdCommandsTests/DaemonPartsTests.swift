@@ -34,7 +34,7 @@ struct DaemonPartsTests {
         #expect(report.unread.isEmpty && report.refused.isEmpty, "\(report.summary)")
         #expect(Set(report.applied).isDisjoint(with: report.waiting))
         #expect(Set(report.applied + report.waiting) == Set(DaemonSetting.all.map(\.name)))
-        #expect(Set(report.waiting) == ["socket", "socket-mode", "state-directory", "device", "dbus", "tablet-mode-switch"])
+        #expect(Set(report.waiting) == ["socket", "socket-mode", "state-directory", "device", "dbus"])
     }
 
     @Test("The wiring's start-only choices are exactly what its slice depends on")

@@ -84,43 +84,51 @@ struct ConvertibleLiveTests {
         return try testbed.uinputLog()
     }
 
-    @Test("Folded to a tablet and opened again: posture, tablet mode and angle follow, and with tablet-mode-switch a uinput device reports SW_TABLET_MODE on, then off")
+    @Test("Folded to a tablet and opened again: posture, tablet mode and angle follow; with the defaults orientd-tablet-mode-switch keeps a uinput switch as the socket says, and clears it when orientd stops")
     func tabletModeSwitch() throws {
         let convertible = try Convertible(display: Self.display(tilt: 10), hinge: 100)
         try convertible.testbed.addUinput()
-        // On-demand sampling and no client at all: the switch keeps the sensor open, so it follows the hinge.
-        let daemon = try DaemonHarness(["--rate", "50", "--tablet-mode-switch"], environment: convertible.testbed.environment)
+        let daemon = try DaemonHarness(["--rate", "50"], environment: convertible.testbed.environment)
         try daemon.waitUntilListening()
-        // The switch created and both sensors read before the fold begins.
-        #expect(try uinputLog(convertible.testbed, count: 4).count == 4, "\(daemon.log)")
+        // The one binary under the keeper's name, as the package links it.
+        let keeperPath = daemon.folder + "/orientd-tablet-mode-switch"
+        try FileManager.default.createSymbolicLink(atPath: keeperPath, withDestinationPath: OrientdProcess.binary)
+        let keeperLog = daemon.folder + "/keeper.log"
+        let keeper = try LineProcess(
+            keeperPath, ["--socket", daemon.socket], environment: convertible.testbed.environment, errorLog: keeperLog)
+        func logs() -> String { daemon.log + "\n" + ((try? String(contentsOfFile: keeperLog, encoding: .utf8)) ?? "") }
+        #expect(try uinputLog(convertible.testbed, count: 4).count == 4, "made, reporting 0: \(logs())")
+        #expect(daemon.log.contains("tablet-mode switch: on (display and base accelerometers (iio:device1, iio:device0)"), "\(logs())")
         #expect(waitFor { daemon.log.contains("base sensor: mount matrix") }, "\(daemon.log)")
         try convertible.fold(from: (10, 100), to: (30, 355))
         let on = try uinputLog(convertible.testbed, count: 6)
-        #expect(on.compactMap { $0["event"] as? [Int] } == [[5, 1, 1], [0, 0, 0]], "\(daemon.log)")
+        #expect(on.compactMap { $0["event"] as? [Int] } == [[5, 1, 1], [0, 0, 0]], "\(logs())")
         let tablet = try daemon.poll { $0.posture == "tablet" && $0.tabletMode == true }
         #expect(tablet?.posture == "tablet", "\(daemon.log)")
         try convertible.fold(from: (30, 355), to: (10, 100))
         // θ is filtered: wait for it to settle rather than take the first laptop reading.
         let laptop = try daemon.poll { $0.posture == "laptop" && $0.tabletMode == false && $0.hingeAngle.map { abs($0 - 100) <= 2 } == true }
         #expect(laptop?.posture == "laptop" && laptop?.tabletMode == false, "\(daemon.log)")
-        #expect(laptop.flatMap(\.hingeAngle).map { abs($0 - 100) <= 2 } == true, "θ \(String(describing: laptop?.hingeAngle))")
         #expect(laptop?.interface == "portrait")
         #expect(daemon.log.contains("base accelerometer iio:device0"))
-
-        let log = try uinputLog(convertible.testbed, count: 8)
-        let requests = log.compactMap { entry -> String? in
+        let off = try uinputLog(convertible.testbed, count: 8)
+        let requests = off.compactMap { entry -> String? in
             guard let name = entry["ioctl"] as? String else { return nil }
             return "\(name) \(entry["value"] ?? entry["name"] ?? "")"
         }
-        // EV_SW is 5 and SW_TABLET_MODE 1 (linux/input-event-codes.h).
+        // EV_SW is 5 and SW_TABLET_MODE 1 (linux/input-event-codes.h): the keeper asks for nothing else.
         #expect(requests == ["UI_SET_EVBIT 5", "UI_SET_SWBIT 1", "UI_DEV_SETUP orientd tablet mode switch", "UI_DEV_CREATE 0"])
-        let events = log.compactMap { $0["event"] as? [Int] }
-        // On, off: each followed by SYN_REPORT (type 0, code 0). Laptop at start is off, as the device began.
-        #expect(events == [[5, 1, 1], [0, 0, 0], [5, 1, 0], [0, 0, 0]], "\(log)")
-        #expect(daemon.log.contains("tablet-mode switch: orientd tablet mode switch created"))
+        daemon.expectCleanStop()
+        let cleared = try uinputLog(convertible.testbed, count: 9)
+        // On, off, each followed by SYN_REPORT (type 0, code 0); then orientd's stream ended: the switch removed.
+        #expect(cleared.compactMap { $0["event"] as? [Int] } == [[5, 1, 1], [0, 0, 0], [5, 1, 0], [0, 0, 0]], "\(cleared)")
+        #expect(cleared.last?["ioctl"] as? String == "UI_DEV_DESTROY", "\(cleared)")
+        kill(keeper.process.processIdentifier, SIGTERM)
+        keeper.process.waitUntilExit()
+        #expect(keeper.process.terminationStatus == 0, "\(logs())")
     }
 
-    @Test("Lying folded or shut, screen up: a lid switch that says shut, at start or later, decides; /dev/uinput is opened only with tablet-mode-switch, and its absence is one log line")
+    @Test("Lying folded or shut, screen up: a lid switch that says shut, at start or later, decides; the daemon itself never opens /dev/uinput")
     func lidSwitch() throws {
         // Screen up, the hinge at 360°: folded flat into a tablet, or a laptop shut upside down; gravity cannot
         // tell, and with no lid switch saying shut the screen facing up means folded.
@@ -137,14 +145,15 @@ struct ConvertibleLiveTests {
         #expect(shut?.posture == "closed", "\(daemon.log)")
         #expect(shut?.tabletMode == false)
         #expect(daemon.log.contains("lid switch: shut"))
-        #expect(try convertible.testbed.uinputLog().isEmpty, "without tablet-mode-switch no request reached /dev/uinput")
+        #expect(try convertible.testbed.uinputLog().isEmpty, "no keeper: no request reached /dev/uinput")
 
-        // Shut already when orientd starts; asked for the tablet-mode switch with no /dev/uinput, it serves on.
+        // Shut already when orientd starts, the switch forced on: the daemon decides, and never opens /dev/uinput.
         let shutAtStart = try Convertible(display: pose.display, hinge: pose.hinge)
         try shutAtStart.testbed.addLidSwitch(closed: true)
+        try shutAtStart.testbed.addUinput()
         let second = try startDaemon(shutAtStart, ["--tablet-mode-switch"])
         #expect(try second.poll { $0.posture == "closed" }?.posture == "closed", "\(second.log)")
-        let lines = second.log.split(separator: "\n").filter { $0.contains("tablet-mode switch: open /dev/uinput") }
-        #expect(lines.count == 1 && lines.first?.contains("tablet-mode-switch.conf") == true, "\(second.log)")
+        #expect(second.log.contains("tablet-mode switch: on (tablet-mode-switch = yes)"), "\(second.log)")
+        #expect(try shutAtStart.testbed.uinputLog().isEmpty, "only the keeper writes /dev/uinput")
     }
 }

@@ -1,3 +1,4 @@
+import OrientCore
 import OrientInput
 
 /// An input device that reports SW_TABLET_MODE, the switch libinput, GNOME and KDE read tablet mode from: the
@@ -8,6 +9,8 @@ public struct TabletModeSwitchDevice: Sendable, Equatable, Codable {
     public var node: String
     /// Whether it is orientd's own (``TabletModeSwitch``), not the machine's.
     public var isOrientds: Bool
+    /// Tagged LIBINPUT_IGNORE_DEVICE: libinput, and so every desktop, ignores it.
+    public var ignoredByLibinput: Bool = false
 }
 
 /// Finds the tablet-mode switches through udev.
@@ -15,10 +18,40 @@ public enum TabletModeSwitchDiscovery {
     /// Every input device reporting SW_TABLET_MODE; nil when udev cannot be asked.
     public static func find(udev: UdevHub) -> [TabletModeSwitchDevice]? {
         udev.query { session in
-            session.switchDevices(code: 1).map { device in
-                TabletModeSwitchDevice(
-                    name: device.name, node: device.node, isOrientds: device.name == TabletModeSwitch.deviceName)
-            }
+            Self.switches(in: session)
+        }
+    }
+
+    /// What the machine offers for the tablet-mode switch's decision, now and again after every IIO and input
+    /// event, yielded when it changes. While udev cannot be watched, the last value stands.
+    public static func machineChanges(udev: UdevHub) -> AsyncStream<TabletModeSwitchPolicy.Machine> {
+        udev.changes(of: ["iio", "input"], unavailable: nil) { session, _ in
+            machine(accelerometers: session.accelerometers(), switches: switches(in: session))
+        }
+    }
+
+    /// The machine as the policy sees it: a display accelerometer with a base one beside it tells the posture (as
+    /// the capture pairs them: IIO devices only); every switch but orientd's own counts.
+    static func machine(
+        accelerometers: [AccelerometerCandidate], switches: [TabletModeSwitchDevice]
+    ) -> TabletModeSwitchPolicy.Machine {
+        let iio = accelerometers.filter { $0.inputNode == nil }
+        let display = iio.sorted { $0.id.localizedStandardLess($1.id) }.first { $0.location == .display }
+        let base = display.flatMap { SensorSelection.base(from: iio, display: $0) }
+        let source = display.flatMap { display in
+            base.map { "display and base accelerometers (\(display.id), \($0.id))" }
+        }
+        let others = switches.filter { !$0.isOrientds }.map {
+            TabletModeSwitchPolicy.Switch(name: $0.name, node: $0.node, ignoredByLibinput: $0.ignoredByLibinput)
+        }
+        return TabletModeSwitchPolicy.Machine(postureSource: source, switches: others)
+    }
+
+    private static func switches(in session: UdevSession) -> [TabletModeSwitchDevice] {
+        session.switchDevices(code: 1).map { device in
+            TabletModeSwitchDevice(
+                name: device.name, node: device.node, isOrientds: device.name == TabletModeSwitch.deviceName,
+                ignoredByLibinput: device.ignoredByLibinput)
         }
     }
 }

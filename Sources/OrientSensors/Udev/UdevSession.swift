@@ -140,9 +140,10 @@ final class UdevSession {
     }
 
     /// The input devices whose switches include `code` (SW_LID 0, SW_TABLET_MODE 1: bit `code` of the
-    /// `capabilities/sw` bitmask kept on the parent `input*` device), with the parent's `name`, by event node.
-    func switchDevices(code: Int) -> [(node: String, name: String)] {
-        var found: [(node: String, name: String)] = []
+    /// `capabilities/sw` bitmask kept on the parent `input*` device), with the parent's `name`, by event node; and
+    /// whether libinput ignores the device (udev's LIBINPUT_IGNORE_DEVICE on its event node).
+    func switchDevices(code: Int) -> [(node: String, name: String, ignoredByLibinput: Bool)] {
+        var found: [(node: String, name: String, ignoredByLibinput: Bool)] = []
         forEachDevice(subsystem: "input", sysname: "event*") { device, _ in
             guard let node = optionalString(udev_device_get_devnode(device)),
                 let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
@@ -152,7 +153,8 @@ final class UdevSession {
                 let last = switches.split(separator: " ").last.flatMap({ UInt64(String($0).trimmingSpaces, radix: 16) }),
                 code < 32, last & (1 << code) != 0
             else { return }
-            found.append((node, optionalString(udev_device_get_sysattr_value(parent, "name")) ?? ""))
+            let ignored = optionalString(udev_device_get_property_value(device, "LIBINPUT_IGNORE_DEVICE")) == "1"
+            found.append((node, optionalString(udev_device_get_sysattr_value(parent, "name")) ?? "", ignored))
         }
         return found.sorted { $0.node.localizedStandardLess($1.node) }
     }

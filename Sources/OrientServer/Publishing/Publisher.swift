@@ -25,13 +25,17 @@ public final class Publisher {
         /// The panel's natural orientation, which gives each state its rotation and the pose a convertible is held
         /// in for the keyboard; and where it came from, for `status`.
         public var panel: PanelDetection
+        /// Whether a tablet-mode switch should exist (``TabletModeSwitchPolicy``).
+        public var tabletModeSwitch: TabletModeSwitchSetting
 
         public init(
             configuredMask: InterfaceOrientationMask = .all, preferred: InterfaceOrientation? = nil,
             sampling: SamplingPolicy = .onDemand, mountRepair: Bool = true, freshWait: Double? = 1,
-            rotateIn: RotateIn? = nil, panel: PanelDetection = .portraitUntilTold
+            rotateIn: RotateIn? = nil, panel: PanelDetection = .portraitUntilTold,
+            tabletModeSwitch: TabletModeSwitchSetting = .auto
         ) {
             self.panel = panel
+            self.tabletModeSwitch = tabletModeSwitch
             self.configuredMask = configuredMask
             self.preferred = preferred
             self.sampling = sampling
@@ -56,17 +60,21 @@ public final class Publisher {
         public var becameFresh: () -> Void
         /// What is known of every sensor, at start and whenever it changes: the D-Bus facade's one input.
         public var sensorsChanged: (SensorSnapshot) -> Void
+        /// Each new decision on the tablet-mode switch, for the log.
+        public var tabletModeSwitchDecided: (TabletModeSwitchDecision) -> Void
 
         public init(
             clock: any PublishingClock, demandChanged: @escaping (SocketDemand) -> Void = { _ in },
             systemStateChanged: @escaping (OrientationState) -> Void = { _ in },
-            becameFresh: @escaping () -> Void = {}, sensorsChanged: @escaping (SensorSnapshot) -> Void = { _ in }
+            becameFresh: @escaping () -> Void = {}, sensorsChanged: @escaping (SensorSnapshot) -> Void = { _ in },
+            tabletModeSwitchDecided: @escaping (TabletModeSwitchDecision) -> Void = { _ in }
         ) {
             self.clock = clock
             self.demandChanged = demandChanged
             self.systemStateChanged = systemStateChanged
             self.becameFresh = becameFresh
             self.sensorsChanged = sensorsChanged
+            self.tabletModeSwitchDecided = tabletModeSwitchDecided
         }
     }
 
@@ -79,6 +87,12 @@ public final class Publisher {
     private var demandTold = SocketDemand()
     /// The snapshot last told to `sensorsChanged`.
     private var snapshotTold: SensorSnapshot?
+    /// What udev shows of the machine for the tablet-mode switch; `nil` until told (never, for a replayed trace).
+    private var machine: TabletModeSwitchPolicy.Machine?
+    /// Whether a tablet-mode switch should exist, and why; `nil` while that cannot be told yet.
+    private var switchDecision: TabletModeSwitchDecision?
+    /// The switch's state last offered to the subscribers.
+    private var switchStateTold = TabletModeSwitchState.none
     private let pendingGets: PendingGets
     private let dependencies: Dependencies
     private let started: ContinuousClock.Instant = .now
@@ -96,6 +110,7 @@ public final class Publisher {
         self.pendingGets = PendingGets(clock: dependencies.clock)
         dependencies.systemStateChanged(state.systemState)
         tellSensors()
+        decideTabletModeSwitch()
     }
 
     public var settings: Settings { state.settings }
@@ -166,7 +181,10 @@ public final class Publisher {
         var readers: [SensorKind: Int] = [:]
         for (kind, count) in subscribers.readers { readers[kind] = count }
         for kind in pendingGets.readings { readers[kind, default: 0] += 1 }
-        let demand = SocketDemand(subscribers: subscribers.count, readers: readers, freshStateWanted: !pendingGets.isEmpty)
+        // A subscriber that keeps only the tablet-mode switch wants the accelerometer unless no switch should exist.
+        let keepers = switchDecision?.wanted == false ? subscribers.switchKeepers : 0
+        let demand = SocketDemand(
+            subscribers: subscribers.count - keepers, readers: readers, freshStateWanted: !pendingGets.isEmpty)
         guard demand != demandTold else { return }
         demandTold = demand
         dependencies.demandChanged(demand)
@@ -191,7 +209,7 @@ public final class Publisher {
             let reply = ServerMessage.state(id: id, current).line
             // UIKit's setNeedsUpdateOfSupportedInterfaceOrientations: a change it causes is also an event.
             let event = existing.view.interface != before ? ServerMessage.event(current).line : ""
-            return reply + event + readingEvents(for: existing)
+            return reply + event + readingEvents(for: existing) + (existing.offer(tabletModeSwitchState, afterReply: true) ?? "")
         }
         let subscriber: Subscriber
         do {
@@ -204,6 +222,7 @@ public final class Publisher {
         subscriber.markSent(current)
         tellDemand()
         return ServerMessage.state(id: id, current).line + readingEvents(for: subscriber)
+            + (subscriber.offer(tabletModeSwitchState, afterReply: true) ?? "")
     }
 
     /// The events that tell a subscriber what is known of the one-value sensors it asked for (the last level at
@@ -264,7 +283,8 @@ public final class Publisher {
             sampling: state.settings.sampling.rawValue, naturalOrientation: state.settings.panel.natural.rawValue,
             naturalOrientationSource: state.settings.panel.sourceDescription, sensorState: state.sensor,
             sensor: state.sensorDescription.map { StatusReport.Sensor($0, mountRepair: state.settings.mountRepair) },
-            readingSensors: known.report, incidents: incidents.report)
+            readingSensors: known.report, incidents: incidents.report,
+            tabletModeSwitch: switchDecision.map { StatusReport.TabletModeSwitch(state: tabletModeSwitchState, reason: $0.reason) })
         return ServerMessage.status(id: id, report).line
     }
 
@@ -302,6 +322,7 @@ public final class Publisher {
 
     private func sensorOpened(_ description: SensorDescription) {
         subscribers.apply(state.sensorOpened(description))
+        decideTabletModeSwitch()
         broadcast()
     }
 
@@ -339,6 +360,7 @@ public final class Publisher {
     private func baseLost() {
         let wasFresh = isFresh
         subscribers.apply(state.baseLost())
+        decideTabletModeSwitch()
         broadcast()
         // No posture to wait for any more.
         freshnessMayHaveChanged(wasFresh: wasFresh)
@@ -372,8 +394,53 @@ public final class Publisher {
             .map { $0 + "; keeping \(state.settings.configuredMask)" }
         if problem != nil { settings.configuredMask = state.settings.configuredMask }
         subscribers.apply(state.reconfigure(settings))
+        decideTabletModeSwitch()
         broadcast()
         return problem
+    }
+
+    // MARK: The tablet-mode switch
+
+    /// What udev now shows of the machine: its accelerometers and the other input devices reporting
+    /// SW_TABLET_MODE.
+    public func machineChanged(_ machine: TabletModeSwitchPolicy.Machine) {
+        self.machine = machine
+        decideTabletModeSwitch()
+        tellTabletModeSwitch()
+    }
+
+    /// What the tablet-mode switch reports now: `none` unless one should exist; then `on` in tablet mode only, and
+    /// `off` while tablet mode is not known (the base lost, the sensor lost or not read yet).
+    public var tabletModeSwitchState: TabletModeSwitchState {
+        guard switchDecision?.wanted == true else { return .none }
+        return state.hinge.tabletMode == true ? .on : .off
+    }
+
+    /// Decides again from the setting and the machine, and tells a new decision. Without udev's word (a replayed
+    /// trace), the open sensor's own base tells the posture.
+    private func decideTabletModeSwitch() {
+        let description = state.sensorDescription
+        let replayed = description.map { opened in
+            TabletModeSwitchPolicy.Machine(
+                postureSource: opened.base.map { _ in "the base readings beside \(opened.displayName)" }, switches: [])
+        }
+        let setting = state.settings.tabletModeSwitch
+        // yes and no need nothing of the machine.
+        let forced = setting == .auto ? nil : TabletModeSwitchPolicy.Machine(postureSource: nil, switches: [])
+        guard let known = machine ?? replayed ?? forced else { return }
+        let decision = TabletModeSwitchPolicy.decide(setting, on: known)
+        guard decision != switchDecision else { return }
+        switchDecision = decision
+        dependencies.tabletModeSwitchDecided(decision)
+        tellDemand()
+    }
+
+    /// Offers the switch's state to the subscribers that asked for it, when it changed.
+    private func tellTabletModeSwitch() {
+        let now = tabletModeSwitchState
+        guard now != switchStateTold else { return }
+        switchStateTold = now
+        subscribers.broadcast(now)
     }
 
     /// Tells the system state's followers, and offers every subscriber its state; and the facade, unless the caller
@@ -381,6 +448,7 @@ public final class Publisher {
     private func broadcast(toFacade: Bool = true) {
         dependencies.systemStateChanged(state.systemState)
         subscribers.broadcast(state)
+        tellTabletModeSwitch()
         if toFacade { tellSensors() }
     }
 

@@ -17,13 +17,14 @@ public struct PublisherPart: ConfiguredPart {
     public static let reads = SettingsRead(
         whileRunning: [
             \.systemMask, \.preferred, \.naturalOrientation, \.engine.mountRepair, \.sampling, \.engine.rotateIn,
+            \.tabletModeSwitch,
         ])
 
     public static func slice(of settings: RunSettings) -> Publisher.Settings {
         let c = settings.configuration
         return Publisher.Settings(
             configuredMask: c.systemMask, preferred: c.preferred, sampling: c.sampling, mountRepair: c.engine.mountRepair,
-            rotateIn: c.engine.rotateIn, panel: settings.panel)
+            rotateIn: c.engine.rotateIn, panel: settings.panel, tabletModeSwitch: c.tabletModeSwitch)
     }
 
     public func apply(_ slice: Publisher.Settings) async -> Refusal? {

@@ -14,6 +14,10 @@ final class Subscriber {
     private var readingsPending: [SensorKind: ReadingState] = [:]
     /// The last state written to the client (in a reply or an event).
     private var lastSent: OrientationState?
+    /// The tablet-mode switch's state last written to the client, and the newest it is owed while its socket is
+    /// full; both `nil` unless it asked for it.
+    private var switchSent: TabletModeSwitchState?
+    private var switchPending: TabletModeSwitchState?
     /// A newer state is waiting for the socket to drain. Only the newest is ever sent: a client that does not
     /// read costs one flag, not a growing queue.
     private var pending: OrientationState?
@@ -36,7 +40,33 @@ final class Subscriber {
     func updateSettings(_ settings: SubscriptionSettings) throws(EmptyMaskError) {
         try view.setClient(mask: settings.mask, preferred: settings.preferred, autorotates: settings.autorotate)
         self.settings = settings
+        // Asking again sends the state anew; no longer asking forgets it.
+        switchSent = nil
+        switchPending = nil
     }
+
+    /// Sends the tablet-mode switch's state if the client asked for it and it is news, now or once the socket
+    /// drains. With `afterReply` the event is not sent but returned, for the caller to write after its reply.
+    @discardableResult
+    func offer(_ state: TabletModeSwitchState, afterReply: Bool = false) -> String? {
+        guard settings.tabletModeSwitch, switchSent != state else {
+            switchPending = nil
+            return nil
+        }
+        guard sink.isWritable || afterReply else {
+            switchPending = state
+            return nil
+        }
+        let line = ServerMessage.tabletModeSwitch(state).line
+        if !afterReply { sink.send(line) }
+        switchSent = state
+        switchPending = nil
+        return line
+    }
+
+    /// Whether the client wants nothing but the tablet-mode switch's state: it then keeps the accelerometer open
+    /// only while a switch should exist.
+    var wantsOnlyTheSwitch: Bool { settings.tabletModeSwitch && settings.changes == .none && readings.isEmpty }
 
     func apply(_ update: ViewUpdate) { view.apply(update) }
 
@@ -88,6 +118,7 @@ final class Subscriber {
     func writable(encoded: (OrientationState) -> String) {
         if let pending { offer(pending, encoded: encoded) }
         for reading in readingsPending.values.sorted(by: { $0.kind < $1.kind }) { offer(reading) }
+        if let switchPending { offer(switchPending) }
     }
 
     private func isNews(_ state: OrientationState) -> Bool {
@@ -95,6 +126,7 @@ final class Subscriber {
         switch settings.changes {
         case .all: return state != lastSent
         case .interface: return state.interface != lastSent.interface
+        case .none: return false
         }
     }
 }

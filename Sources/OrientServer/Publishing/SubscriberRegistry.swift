@@ -8,6 +8,8 @@ struct SubscriberRegistry {
     private(set) var readers: [SensorKind: Int] = [:]
 
     var count: Int { subscribers.count }
+    /// How many subscribers want nothing but the tablet-mode switch's state.
+    var switchKeepers: Int { subscribers.values.filter(\.wantsOnlyTheSwitch).count }
 
     subscript(sink: any SubscriberSink) -> Subscriber? { subscribers[ObjectIdentifier(sink)] }
 
@@ -60,6 +62,11 @@ struct SubscriberRegistry {
                 return line!
             }
         }
+    }
+
+    /// Offers the tablet-mode switch's state to every subscriber that asked for it.
+    func broadcast(_ switchState: TabletModeSwitchState) {
+        for subscriber in subscribers.values { subscriber.offer(switchState) }
     }
 
     /// Offers every subscriber its current state; each event line is encoded once per distinct state.

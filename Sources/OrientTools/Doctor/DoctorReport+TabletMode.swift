@@ -1,14 +1,27 @@
+import OrientCore
 import OrientSensors
 
 extension DoctorReport {
     /// Whether the machine has a tablet-mode switch of its own: GNOME (in touch mode) and KDE Plasma (its
     /// default auto-rotate policy) turn a convertible's built-in screen only in tablet mode, which they read from
-    /// such a switch. Without one, orientd's (`tablet-mode-switch = yes`) is what tells them.
+    /// such a switch. Without one, orientd's is what tells them: `tablet-mode-switch = auto` decides whether it
+    /// exists, as the daemon does (``TabletModeSwitchPolicy``).
     struct TabletMode: Codable {
         /// Every input device reporting SW_TABLET_MODE, orientd's own included; nil when udev cannot be asked.
         var switches: [TabletModeSwitchDevice]?
 
         var machineSwitches: [TabletModeSwitchDevice] { (switches ?? []).filter { !$0.isOrientds } }
+    }
+
+    /// What `tablet-mode-switch = auto` decides on this machine, as the daemon would.
+    var automaticSwitch: TabletModeSwitchDecision? {
+        guard let switches = tabletMode?.switches else { return nil }
+        let machine = TabletModeSwitchPolicy.Machine(
+            postureSource: base.map { "display and base accelerometers (\(sensor?.id ?? "?"), \($0.id))" },
+            switches: switches.filter { !$0.isOrientds }.map {
+                TabletModeSwitchPolicy.Switch(name: $0.name, node: $0.node, ignoredByLibinput: $0.ignoredByLibinput)
+            })
+        return TabletModeSwitchPolicy.decide(.auto, on: machine)
     }
 
     mutating func examineTabletModeSwitches(udev: UdevHub) {
@@ -28,8 +41,7 @@ extension DoctorReport {
             if base != nil {
                 lines.append(
                     "  GNOME and KDE turn a convertible's screen only in tablet mode, which they read from such a switch;")
-                lines.append(
-                    "  with none they never turn it. tablet-mode-switch = yes makes orientd report one (docs/convertibles.md).")
+                lines.append("  with none they never turn it (docs/convertibles.md).")
             }
         } else {
             let names = own.map { "\($0.name) (\($0.node))" }.joined(separator: ", ")
@@ -37,6 +49,9 @@ extension DoctorReport {
         }
         for device in switches where device.isOrientds {
             lines.append("  orientd's own switch is there too: \(device.node)")
+        }
+        if let decision = automaticSwitch {
+            lines.append("  tablet-mode-switch = auto (the default) decides: \(decision.wanted ? "on" : "off") (\(decision.reason))")
         }
         return lines
     }
