@@ -33,7 +33,8 @@ done)
 
 folder=.build/kernel-root
 image=$folder/root.ext4
-key=$( { cat "$0"; echo "$installed"; } | sha256sum | cut -d' ' -f1)
+# The users and groups it copies too: a user made here since (a new service's) makes a new image.
+key=$( { cat "$0"; echo "$installed"; cat /etc/passwd /etc/group; } | sha256sum | cut -d' ' -f1)
 if [ -f "$image" ] && [ "$(cat "$folder/key" 2>/dev/null)" = "$key" ]; then
     echo "$image"
     exit 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What `make test` needs besides what the build needs: the Debian packages its suites and checks use, the service's
-# system user `orientd`, and the fr_FR.UTF-8 locale. Runs scripts/build-deps.sh first, which installs what is
+# system users `orientd` and `orientd-switch`, and the fr_FR.UTF-8 locale. Runs scripts/build-deps.sh first, which installs what is
 # missing of both package lists with apt-get, so the tests need Debian (they also take systemd's hwdb from
 # Debian's udev package). Idempotent: each step is taken only when its result is missing.
 #
@@ -48,9 +48,11 @@ if ! locale -a 2>/dev/null | grep -qi '^fr_FR\.utf-\?8$'; then
     $sudo localedef -i fr_FR -f UTF-8 fr_FR.UTF-8
 fi
 
-# The service's user and group, as `make install` creates them: the tests run the daemon as that user against
-# emulated sensors with the modes the udev rule sets, and on a bus with the shipped D-Bus policy.
-if ! getent passwd orientd >/dev/null; then
-    echo "test-deps: making the system user orientd (Systemd/orientd.sysusers)"
+# The services' users and groups, as `make install` creates them: the tests run the daemon as orientd against
+# emulated sensors with the modes the udev rule sets, and on a bus with the shipped D-Bus policy; the kernel tier's
+# disk guest, whose /etc/passwd is this machine's (scripts/kernel-root-image.sh), runs the switch's keeper as
+# orientd-switch.
+if ! getent passwd orientd >/dev/null || ! getent passwd orientd-switch >/dev/null; then
+    echo "test-deps: making the system users orientd and orientd-switch (Systemd/orientd.sysusers)"
     $sudo systemd-sysusers - < "$here/../Systemd/orientd.sysusers"
 fi
