@@ -2,10 +2,11 @@
 ACCEL_LOCATION=base by a udev rule, as a machine's hwdb tags it), playing Traces/fold.trace (a laptop folded into a
 tablet and opened again). The posture follows it to tablet mode and back; with the settings as installed, the udev
 rule asks for the tablet-mode switch's keeper, and the switch it makes through uinput toggles on and off where
-libinput reads it, as the desktops would."""
+libinput reads it, and sway's bindswitch runs its commands, as the desktops act on it."""
 import fcntl
 import os
 import pathlib
+import pwd
 import struct
 import subprocess
 import unittest
@@ -66,6 +67,8 @@ class FoldTests(KernelTestCase):
         events = Lines(["stdbuf", "-oL", "libinput", "debug-events", "--device", str(node)])
         self.addCleanup(events.close)
         events.wait_for(lambda line: "DEVICE_ADDED" in line, what="libinput opening the switch")
+        sway = Sway(node)
+        self.addCleanup(sway.close)
         self.display.request({"play": str(FOLD)})
         self.base.request({"play": str(FOLD), "columns": "base"})
         monitor.wait_for(lambda line: line.get("tablet-mode") is True, what="tablet mode on, folded")
@@ -74,6 +77,9 @@ class FoldTests(KernelTestCase):
                          what="tablet mode off, opened again")
         events.wait_for(lambda line: "switch tablet-mode state 0" in line, what="libinput: the switch off")
         monitor.wait_for(lambda line: line.get("posture") == "laptop", what="a laptop again")
+        # sway's bindswitch ran its command for each: a desktop acts on the switch with no change of its own.
+        wait_for(lambda: sway.ran("on") and sway.ran("off"), what=f"sway's bindswitch commands: {sway.log}")
+        self.assertLess(sway.ran("on"), sway.ran("off"), "on when folded, then off when opened")
         # What desktops act on: the switch turned on once and off once, never flapping.
         toggles = [line for line in events.lines if "switch tablet-mode state" in line]
         self.assertEqual(len(toggles), 2, toggles)
@@ -107,6 +113,56 @@ class FoldTests(KernelTestCase):
         machine.close()
         wait_for(lambda: input_device(NAME), what="orientd's switch, once the machine's is gone")
         self.assertIn("tablet-mode switch: on (display and base accelerometers", self.service.log)
+
+
+class Sway:
+    """A real sway (Debian's), headless but reading input through libinput (WLR_BACKENDS=headless,libinput, seat
+    through libseat's noop backend), as user nobody (sway refuses root), with `bindswitch tablet:on` and `tablet:off`
+    each touching a file. nobody may open the switch's event node (an ACL entry), as a seat's user may."""
+
+    def __init__(self, node):
+        self.folder = pathlib.Path("/run/orientd-tests/sway")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        nobody = pwd.getpwnam("nobody")
+        os.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
+        os.chmod(self.folder, 0o700)
+        config = self.folder / "config"
+        config.write_text("output HEADLESS-1 resolution 800x600\n"
+                          f"bindswitch tablet:on exec touch {self.folder}/on\n"
+                          f"bindswitch tablet:off exec touch {self.folder}/off\n")
+        subprocess.run(["setfacl", "-m", "u:nobody:rw", str(node)], check=True, timeout=PATIENCE)
+        environment = {"PATH": "/usr/bin:/bin", "HOME": str(self.folder), "XDG_RUNTIME_DIR": str(self.folder),
+                       "WLR_BACKENDS": "headless,libinput", "WLR_RENDERER": "pixman", "LIBSEAT_BACKEND": "builtin",
+                       "SEATD_VTBOUND": "0"}
+        self.log_path = self.folder / "sway.log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups",
+                 "sway", "-d", "-c", str(config)], env=environment, stdout=log, stderr=subprocess.STDOUT)
+        # Ready once its IPC socket is there.
+        try:
+            wait_for(lambda: list(self.folder.glob("sway-ipc.*.sock")) or self.process.poll() is not None,
+                     what="sway to start")
+        finally:
+            if not list(self.folder.glob("sway-ipc.*.sock")):
+                raise AssertionError(f"sway did not start (status {self.process.poll()}): {self.log[-3000:]}")
+
+    def ran(self, state):
+        """When the command for `state` ran (its file's time), or None."""
+        path = self.folder / state
+        return path.stat().st_mtime_ns if path.exists() else None
+
+    @property
+    def log(self):
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=PATIENCE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 class MachineSwitch:
