@@ -70,7 +70,7 @@ let package = Package(
         // orientd-tablet-mode-switch: keeps the uinput switch as the daemon's socket says, and reads nothing else.
         .target(
             name: "OrientSwitchKeeper",
-            dependencies: ["OrientInput", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["OrientInput", "OrientPosix", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The socket protocol: requests, replies and events, shared by the daemon and orientctl.
         .target(

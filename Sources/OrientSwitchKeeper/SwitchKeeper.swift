@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientInput
+import OrientPosix
 
 #if canImport(Glibc)
 import Glibc
@@ -67,6 +68,7 @@ public struct SwitchKeeper: ParsableCommand {
         }
         var lines = LineAssembler(limit: SwitchCommand.longestLine)
         var heard = false
+        var settled = false
         var chunk = [UInt8](repeating: 0, count: 512)
         while true {
             var watched = [pollfd(fd: connection, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
@@ -83,6 +85,12 @@ public struct SwitchKeeper: ParsableCommand {
                 guard let command = SwitchCommand(line: line) else { continue }
                 heard = true
                 device.take(command)
+                if !settled {
+                    // Start-up touched most of the binary (argument parsing, the runtime's first look-ups), which
+                    // it never runs again: given back, as the daemon gives its own back (ResidentPages).
+                    settled = true
+                    _ = try? ResidentPages.releaseRereadable()
+                }
             }
         }
     }
