@@ -12,11 +12,12 @@ here=$(dirname "$0")
 # qemu-system-x86: what virtme-ng boots it in. busybox-static: virtme-ng's initramfs.
 # udev: systemd-udevd in the guest, with its rules and hwdb. dbus-daemon: the guest's system bus.
 # python3-dbusmock: polkitd (and logind, for a suspend) on that bus. acl: setfacl, which the tablet-mode switch's
-# drop-in runs. libinput-tools: libinput, which reads the switch as the desktops do. i2c-tools: i2cset for the I2C
-# parts' registers. iio-sensor-proxy: its daemon beside orientd, on the same emulated hub. util-linux: rtcwake.
-# systemd: busctl. make, binutils (strip), kmod: `make install` and modprobe in the guest. procps: ps, for a look
-# around. e2fsprogs: mke2fs, which makes the root disk of the guest that sleeps (scripts/kernel-root-image.sh).
-packages=(linux-image-amd64 qemu-system-x86 busybox-static udev dbus-daemon python3-dbusmock acl libinput-tools
+# keeper's unit runs. libinput-tools: libinput, which reads the switch as the desktops do; sway, whose bindswitch acts
+# on it. i2c-tools: i2cset for the I2C parts' registers. iio-sensor-proxy: its daemon beside orientd, on the same
+# emulated hub. util-linux: rtcwake, setpriv. systemd: busctl. make, binutils (strip), kmod: `make install` and
+# modprobe in the guest. procps: ps, for a look around. e2fsprogs: mke2fs, which makes the root disk of the guest that
+# sleeps (scripts/kernel-root-image.sh).
+packages=(linux-image-amd64 qemu-system-x86 busybox-static udev dbus-daemon python3-dbusmock acl libinput-tools sway
     i2c-tools iio-sensor-proxy util-linux systemd make binutils kmod procps e2fsprogs)
 
 if ! command -v apt-get >/dev/null; then
