@@ -11,6 +11,11 @@ public struct TabletModeSwitchDevice: Sendable, Equatable, Codable {
     public var isOrientds: Bool
     /// Tagged LIBINPUT_IGNORE_DEVICE: libinput, and so every desktop, ignores it.
     public var ignoredByLibinput: Bool = false
+
+    /// The device as the switch's decision counts it.
+    public var asPolicySwitch: TabletModeSwitchPolicy.Switch {
+        TabletModeSwitchPolicy.Switch(name: name, node: node, ignoredByLibinput: ignoredByLibinput)
+    }
 }
 
 /// Finds the tablet-mode switches through udev.
@@ -41,9 +46,7 @@ public enum TabletModeSwitchDiscovery {
         let source = display.flatMap { display in
             base.map { "display and base accelerometers (\(display.id), \($0.id))" }
         }
-        let others = switches.filter { !$0.isOrientds }.map {
-            TabletModeSwitchPolicy.Switch(name: $0.name, node: $0.node, ignoredByLibinput: $0.ignoredByLibinput)
-        }
+        let others = switches.filter { !$0.isOrientds }.map(\.asPolicySwitch)
         return TabletModeSwitchPolicy.Machine(postureSource: source, switches: others)
     }
 

@@ -18,9 +18,7 @@ extension DoctorReport {
         guard let switches = tabletMode?.switches else { return nil }
         let machine = TabletModeSwitchPolicy.Machine(
             postureSource: base.map { "display and base accelerometers (\(sensor?.id ?? "?"), \($0.id))" },
-            switches: switches.filter { !$0.isOrientds }.map {
-                TabletModeSwitchPolicy.Switch(name: $0.name, node: $0.node, ignoredByLibinput: $0.ignoredByLibinput)
-            })
+            switches: switches.filter { !$0.isOrientds }.map(\.asPolicySwitch))
         return TabletModeSwitchPolicy.decide(.auto, on: machine)
     }
 
