@@ -79,6 +79,16 @@ def status():
     return json.loads(result.stdout)
 
 
+def stop_stand_in(process):
+    """Stops a unit stand-in as systemctl stop would (SIGTERM: it stops its service first), killing it if it hangs."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=PATIENCE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class Service:
     """orientd.socket and orientd.service, as the package installs them, acted out by scripts/unit-stand-in.py."""
 
@@ -108,12 +118,7 @@ class Service:
     def stop(self):
         if self.process is None:
             return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=PATIENCE)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_stand_in(self.process)
         self.process = None
 
     @property
@@ -142,12 +147,7 @@ class Keeper:
                 stdout=log, stderr=subprocess.STDOUT)
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=PATIENCE)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_stand_in(self.process)
 
     @property
     def log(self):
