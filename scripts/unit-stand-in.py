@@ -141,6 +141,14 @@ class StandIn:
         os.unlink(os.path.join(self.folder, "service.pid"))
         run_hooks(*self.stop_hooks, self.say)
 
+    def reap_service(self):
+        """A service that exited on its own: said, forgotten, and its ExecStopPost lines run."""
+        if self.service is not None and self.service.poll() is not None:
+            self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
+            self.service = None
+            os.unlink(os.path.join(self.folder, "service.pid"))
+            run_hooks(*self.stop_hooks, self.say)
+
     def run(self):
         signal.signal(signal.SIGUSR1, lambda *_: self.pending.append("try-restart"))
         signal.signal(signal.SIGTERM, lambda *_: self.pending.append("stop"))
@@ -162,11 +170,7 @@ class StandIn:
                 if request == "try-restart" and self.service is not None:
                     self.stop_service()
                     self.start_service()
-            if self.service is not None and self.service.poll() is not None:
-                self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
-                self.service = None
-                os.unlink(os.path.join(self.folder, "service.pid"))
-                run_hooks(*self.stop_hooks, self.say)
+            self.reap_service()
             try:
                 readable, _, _ = select.select([self.listener] if self.service is None else [], [], [], 0.05)
             except InterruptedError:
@@ -181,11 +185,7 @@ class StandIn:
             f.write(f"{os.getpid()}\n")
         self.start_service()
         while "stop" not in self.pending:
-            if self.service is not None and self.service.poll() is not None:
-                self.say(f"service exited: pid {self.service.pid}, status {self.service.returncode}")
-                self.service = None
-                os.unlink(os.path.join(self.folder, "service.pid"))
-                run_hooks(*self.stop_hooks, self.say)
+            self.reap_service()
             time.sleep(0.05)
         self.stop_service()
         os.unlink(os.path.join(self.folder, "stand-in.pid"))

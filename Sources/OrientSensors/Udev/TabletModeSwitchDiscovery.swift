@@ -43,11 +43,14 @@ public enum TabletModeSwitchDiscovery {
         let iio = accelerometers.filter { $0.inputNode == nil }
         let display = iio.sorted { $0.id.localizedStandardLess($1.id) }.first { $0.location == .display }
         let base = display.flatMap { SensorSelection.base(from: iio, display: $0) }
-        let source = display.flatMap { display in
-            base.map { "display and base accelerometers (\(display.id), \($0.id))" }
-        }
+        let source = display.flatMap { display in base.map { postureSource(display: display.id, base: $0.id) } }
         let others = switches.filter { !$0.isOrientds }.map(\.asPolicySwitch)
         return TabletModeSwitchPolicy.Machine(postureSource: source, switches: others)
+    }
+
+    /// What tells the posture where a base accelerometer is read beside the display's, as the log and doctor say it.
+    public static func postureSource(display: String, base: String) -> String {
+        "display and base accelerometers (\(display), \(base))"
     }
 
     private static func switches(in session: UdevSession) -> [TabletModeSwitchDevice] {

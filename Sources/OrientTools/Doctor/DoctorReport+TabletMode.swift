@@ -17,7 +17,7 @@ extension DoctorReport {
     var automaticSwitch: TabletModeSwitchDecision? {
         guard let switches = tabletMode?.switches else { return nil }
         let machine = TabletModeSwitchPolicy.Machine(
-            postureSource: base.map { "display and base accelerometers (\(sensor?.id ?? "?"), \($0.id))" },
+            postureSource: base.map { TabletModeSwitchDiscovery.postureSource(display: sensor?.id ?? "?", base: $0.id) },
             switches: switches.filter { !$0.isOrientds }.map(\.asPolicySwitch))
         return TabletModeSwitchPolicy.decide(.auto, on: machine)
     }
