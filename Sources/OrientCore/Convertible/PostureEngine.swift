@@ -1,7 +1,12 @@
 /// The convertible half of the engine: the base sensor's mount matrix, the hinge angle and the posture.
 ///
-/// Fed with each display reading (already in the display's device frame, as the orientation engine sees it)
-/// and the base reading taken with it (in the base sensor's own frame).
+/// Fed with each display reading (already in the display's device frame, as the orientation engine sees it) and
+/// what was read with it: the base reading (in the base sensor's own frame), a kernel hinge sensor's angle, or both.
+///
+/// Where a kernel hinge sensor is read, its angle is θ, as given: it reads the hinge where two accelerometers cannot
+/// (the hinge axis pointing at the ground), and when it cannot tell either, θ is unknown and the posture holds. The
+/// accelerometers are then only asked which way the base faces (stand or tent); with no base sensor, the base's
+/// reading is the display's turned back by θ (``HingeGeometry/base(fromDisplay:hingeAngle:)``).
 public struct PostureEngine: Sendable {
     /// What one pair of readings changed. `hingeAngle` is set when the angle rounds to another whole degree and
     /// is ``angleHysteresis`` or more from the one reported, or became known or unknown (`.some(nil)`).
@@ -43,12 +48,30 @@ public struct PostureEngine: Sendable {
 
     public var posture: Posture { tracker.posture }
     public var tabletMode: Bool? { tracker.tabletMode }
-    public var hingeAngle: Double? { estimator.angle }
+    /// θ after the last reading: the kernel sensor's where there is one, else the accelerometers'.
+    public private(set) var hingeAngle: Double?
 
     /// Feeds a display reading in the display's device frame and the base reading, in its sensor frame, taken
     /// with it.
     public mutating func feed(time: Double, display: Vector3, base: Vector3) throws(ClassifierError) -> Change {
-        let angle = try estimator.feed(time: time, display: display, base: baseMountMatrix.apply(base))
+        try feed(time: time, display: display, base: base, kernel: nil)
+    }
+
+    /// Feeds a display reading in the display's device frame with what was read beside it: the base reading in its
+    /// sensor frame, the kernel hinge sensor's angle, or both (with neither, nothing changes).
+    public mutating func feed(
+        time: Double, display: Vector3, base: Vector3?, kernel: KernelHingeAngle?
+    ) throws(ClassifierError) -> Change {
+        let baseReading: Vector3? =
+            if let base { baseMountMatrix.apply(base) }
+            else if let theta = kernel?.degrees { HingeGeometry.base(fromDisplay: display, hingeAngle: theta) }
+            else { nil }
+        // The estimator smooths the base's reading even where the kernel gives θ: stand and tent are told by it.
+        let measured = try baseReading.map { (reading) throws(ClassifierError) in
+            try estimator.feed(time: time, display: display, base: reading)
+        } ?? nil
+        let angle = kernel.map { $0.degrees } ?? measured
+        hingeAngle = angle
         let tracked = tracker.update(time: time, angle: angle, base: estimator.filteredBase)
         var change = Change(time: time, posture: tracked.posture)
         if let tabletMode = tracked.tabletMode { change.tabletMode = .some(tabletMode) }
@@ -80,6 +103,7 @@ public struct PostureEngine: Sendable {
         if reportedAngle != nil { change.hingeAngle = .some(nil) }
         estimator.reset()
         tracker.reset()
+        hingeAngle = nil
         reportedAngle = nil
         return change
     }

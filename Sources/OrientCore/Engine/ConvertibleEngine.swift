@@ -1,7 +1,7 @@
 /// The whole engine for a device that may be a convertible: the display's orientation, and, when the device has
-/// a base sensor, the hinge angle and posture, with `rotate-in` applied between them.
+/// a base sensor or a kernel hinge sensor, the hinge angle and posture, with `rotate-in` applied between them.
 ///
-/// Without a base sensor (or for samples that carry no base reading) it is exactly ``OrientationEngine``.
+/// Without either (or for samples that carry neither reading) it is exactly ``OrientationEngine``.
 public struct ConvertibleEngine: Sendable {
     /// What one sample changed.
     public struct Update: Sendable, Equatable {
@@ -20,7 +20,7 @@ public struct ConvertibleEngine: Sendable {
     }
 
     public private(set) var orientation: OrientationEngine
-    /// `nil` when the device has no base sensor.
+    /// `nil` when the device has neither a base sensor nor a kernel hinge sensor.
     public private(set) var posture: PostureEngine?
     public let rotateIn: RotateIn
     /// The display's tilt at the last sample, as iio-sensor-proxy computes it; `undefined` before the first.
@@ -35,7 +35,7 @@ public struct ConvertibleEngine: Sendable {
         self.rotateIn = rotateIn ?? (posture == nil ? .always : .tabletMode)
     }
 
-    /// Feeds one sample: the display reading in its sensor frame, and the base reading when it has one.
+    /// Feeds one sample: the display reading in its sensor frame, and the base reading and hinge angle it has.
     public mutating func feed(_ sample: AccelSample) throws(ClassifierError) -> Update {
         var update = Update()
         let display = orientation.mountMatrix.apply(sample.acceleration)
@@ -46,9 +46,10 @@ public struct ConvertibleEngine: Sendable {
             hasRead = true
             update.firstReading = orientation.firstGuess(deviceFrame: display)
         }
-        guard var engine = posture, let base = sample.base else { return update }
+        guard var engine = posture, sample.base != nil || sample.hinge != nil else { return update }
         // A base reading the posture side refuses must not lose the display's change just committed.
-        guard let change = try? engine.feed(time: sample.time, display: display, base: base) else { return update }
+        guard let change = try? engine.feed(time: sample.time, display: display, base: sample.base, kernel: sample.hinge)
+        else { return update }
         posture = engine
         if !change.isEmpty { update.posture = change }
         if case .some(let mode) = change.tabletMode, rotateIn == .tabletMode,
@@ -69,8 +70,8 @@ public struct ConvertibleEngine: Sendable {
         update.tilt = now
     }
 
-    /// The base sensor went away (or its readings stopped): posture unknown, and the display alone turns the
-    /// screen again, as on a tablet.
+    /// The base sensor or the hinge sensor went away (or its readings stopped): posture unknown, and the display
+    /// alone turns the screen again, as on a tablet.
     public mutating func baseLost(time: Double) -> Update {
         guard var engine = posture else { return Update() }
         var update = Update()

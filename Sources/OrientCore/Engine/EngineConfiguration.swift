@@ -2,7 +2,7 @@
 /// `plot`, `doctor` and `record` all build their engines from one of these, so a setting reaches every one.
 ///
 /// What is shown (masks, the preferred orientation, the lock) is not here: the engine's interface tracker is
-/// passed to ``makeEngine(displayMatrix:baseMatrix:tracker:)`` by the tools; the daemon passes none, since it
+/// passed to ``makeEngine(displayMatrix:baseMatrix:hasHinge:tracker:)`` by the tools; the daemon passes none, since it
 /// resolves the interface per view (the system's and each client's) in its publisher.
 public struct EngineConfiguration: Sendable, Equatable {
     public var classifier = ClassifierSettings()
@@ -27,24 +27,26 @@ public struct EngineConfiguration: Sendable, Equatable {
         try posture.validate()
     }
 
-    /// The engine for one device: the display's orientation, and with a base sensor its hinge and posture too.
+    /// The engine for one device: the display's orientation, and with a base sensor or a kernel hinge sensor its
+    /// hinge and posture too.
     ///
     /// - Parameters:
     ///   - displayMatrix: the display sensor's own matrix, used unless ``mountMatrix`` overrides it.
     ///   - baseMatrix: the base sensor's own matrix, or `nil` when the device has no base sensor.
+    ///   - hasHinge: whether a kernel hinge sensor is read beside the display's.
     ///   - tracker: the interface orientation's rules (the system mask, preferred orientation and lock); nil for
     ///     device orientations alone.
     public func makeEngine(
-        displayMatrix: MountMatrix, baseMatrix: MountMatrix?,
+        displayMatrix: MountMatrix, baseMatrix: MountMatrix?, hasHinge: Bool = false,
         tracker: InterfaceOrientationTracker? = .unrestricted
     ) throws(ClassifierSettingsError) -> ConvertibleEngine {
         let orientation = try OrientationEngine(
             mountMatrix: mountMatrix ?? displayMatrix, repairHandedness: mountRepair, settings: classifier,
             natural: natural, tracker: tracker)
         var posture: PostureEngine?
-        if let baseMatrix {
+        if baseMatrix != nil || hasHinge {
             posture = try PostureEngine(
-                baseMountMatrix: baseMountMatrix ?? baseMatrix, repairHandedness: mountRepair,
+                baseMountMatrix: baseMountMatrix ?? baseMatrix ?? .identity, repairHandedness: mountRepair,
                 settings: self.posture, motionGate: classifier)
         }
         return ConvertibleEngine(orientation: orientation, posture: posture, rotateIn: rotateIn)
