@@ -64,6 +64,8 @@ public struct SensorDescription: Sendable, Equatable {
     public var base: BaseSensorDescription?
     /// The base sensor's mount matrix as found; `nil` when there is no base sensor.
     public var baseMountMatrix: MountMatrix? { base?.mountMatrix }
+    /// A kernel hinge sensor, read with the display's (``AccelSample/hinge``); `nil` when there is none.
+    public var hinge: HingeSensorDescription?
     public var scaleSource: ScaleSource
     /// Why a live sensor is polled rather than captured buffered (a missing permission, a driver without a buffer).
     public var pollingReason: String?
@@ -71,8 +73,8 @@ public struct SensorDescription: Sendable, Equatable {
     public init(
         id: String, name: String, location: Location = .display, mode: CaptureMode, rate: Double? = nil,
         mountMatrix: MountMatrix = .identity, mountMatrixSource: MatrixSource = .identity,
-        baseMountMatrix: MountMatrix? = nil, base: BaseSensorDescription? = nil, scaleSource: ScaleSource = .device,
-        pollingReason: String? = nil
+        baseMountMatrix: MountMatrix? = nil, base: BaseSensorDescription? = nil, hinge: HingeSensorDescription? = nil,
+        scaleSource: ScaleSource = .device, pollingReason: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -85,6 +87,7 @@ public struct SensorDescription: Sendable, Equatable {
         self.base = base ?? baseMountMatrix.map {
             BaseSensorDescription(id: id, name: name, mountMatrix: $0, mountMatrixSource: .identity)
         }
+        self.hinge = hinge
         self.scaleSource = scaleSource
         self.pollingReason = pollingReason
     }
@@ -130,5 +133,25 @@ public struct BaseSensorDescription: Sendable, Equatable {
     }
 
     /// `accel_3d (iio:device1)`, or the id alone when the driver has no name.
+    public var displayName: String { name == id ? id : "\(name) (\(id))" }
+}
+
+/// A kernel hinge sensor beside the display's accelerometer: for `status`, `doctor` and `record`.
+public struct HingeSensorDescription: Sendable, Equatable {
+    /// `iio:device2`, or a trace's path.
+    public var id: String
+    /// The IIO name, which names the driver: `hinge` (hid-sensor-custom-intel-hinge) or `cros-ec-lid-angle`; a
+    /// trace's is `trace`.
+    public var name: String
+    /// The sysfs path of a live sensor.
+    public var path: String?
+
+    public init(id: String, name: String, path: String? = nil) {
+        self.id = id
+        self.name = name
+        self.path = path
+    }
+
+    /// `hinge (iio:device2)`.
     public var displayName: String { name == id ? id : "\(name) (\(id))" }
 }

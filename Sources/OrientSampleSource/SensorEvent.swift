@@ -18,6 +18,9 @@ public enum SensorEvent: Sendable, Equatable {
     /// A convertible's base sensor went away, or its reads keep failing; the display's samples go on, without
     /// `base`. Posture and tablet mode are unknown until base readings come back.
     case baseLost(reason: String)
+    /// A kernel hinge sensor went away, or its reads keep failing; the display's samples go on, without `hinge`.
+    /// Posture and tablet mode are unknown until a base sensor or a hinge sensor reads again.
+    case hingeLost(reason: String)
     /// The sensor went away, or its reads keep failing; `opened` follows when one (re)appears or reads again.
     case lost(reason: String)
     /// No usable sensor is present (at start, or after the last one went away). Not fatal: sources keep waiting.

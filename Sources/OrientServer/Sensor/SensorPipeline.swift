@@ -4,7 +4,7 @@ import OrientCore
 import OrientSampleSource
 
 /// What happens to each sensor event, run on the capture's own thread: the engine classifies there (and, with a
-/// base sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one
+/// base sensor or a hinge sensor, reads the hinge), and only a committed change hops to the event loop. So a still device costs one
 /// wakeup per sample (the capture's), and the event loop wakes only when something is published.
 ///
 /// Confined to the capture thread that feeds it; the daemon makes one per capture.
@@ -66,8 +66,9 @@ final class SensorPipeline: @unchecked Sendable {
         case .lid(let closed):
             lidClosed = closed
             engine?.setLidClosed(closed)
-        case .baseLost(let reason):
-            logger.warning("base sensor unavailable: \(reason); posture unknown, the display alone turns the screen")
+        case .baseLost(let reason), .hingeLost(let reason):
+            let which = if case .baseLost = event { "base sensor" } else { "hinge sensor" }
+            logger.warning("\(which) unavailable: \(reason); posture unknown, the display alone turns the screen")
             _ = engine?.baseLost(time: lastTime ?? 0)
             eventLoop.execute { publisher.value.take(.baseLost, of: .accelerometer) }
         case .lost(let reason):
@@ -89,7 +90,8 @@ final class SensorPipeline: @unchecked Sendable {
         do {
             // No tracker: the publisher resolves the interface of each view from the device orientation, once each.
             return try engineConfiguration.makeEngine(
-                displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix, tracker: nil)
+                displayMatrix: description.mountMatrix, baseMatrix: description.baseMountMatrix,
+                hasHinge: description.hinge != nil, tracker: nil)
         } catch {
             logger.error("cannot start the classifier: \(error)")
             return nil
@@ -106,6 +108,9 @@ final class SensorPipeline: @unchecked Sendable {
                 "mount matrix \(matrix) (from \(description.mountMatrixSource)) is mirrored; using \(fixed.repaired) (z = x × y)")
         } else {
             logger.info("mount matrix \(matrix) (from \(description.mountMatrixSource))")
+        }
+        if let hinge = description.hinge {
+            logger.info("hinge sensor \(hinge.displayName): its angle is the hinge's; posture and tablet mode read")
         }
         guard let base = description.baseMountMatrix else { return }
         let fixedBase = base.repairingHandedness()

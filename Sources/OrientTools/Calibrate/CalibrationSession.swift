@@ -89,7 +89,7 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read \(sensors.display.id): \(reason)")
                 case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the display sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .incident, .sourceEnded:
+                case .opened, .baseGravityLearned, .baseLost, .hingeLost, .lid, .incident, .sourceEnded:
                     break
                 }
             case .base(let event):
@@ -105,7 +105,7 @@ public enum CalibrationSession {
                     throw .noSensor("cannot read the base sensor \(sensors.base?.id ?? ""): \(reason)")
                 case .lost(let reason), .noSensor(let reason):
                     throw .unavailable("the base sensor went away (\(reason)): nothing was written")
-                case .opened, .baseGravityLearned, .baseLost, .lid, .incident, .sourceEnded:
+                case .opened, .baseGravityLearned, .baseLost, .hingeLost, .lid, .incident, .sourceEnded:
                     break
                 }
             }

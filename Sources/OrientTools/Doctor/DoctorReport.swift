@@ -312,6 +312,8 @@ package struct DoctorReport: Codable {
                 engine?.setLidClosed(closed)
             case .baseLost(let why):
                 warnings.append("the base sensor went away: \(why)")
+            case .hingeLost(let why):
+                warnings.append("the hinge sensor went away: \(why)")
             case .lost(let why):
                 warnings.append("the sensor went away: \(why)")
             case .noSensor(let why):

@@ -67,6 +67,8 @@ package struct TraceRecording {
         case .baseLost(let reason):
             let skipped = writer?.columns == .displayAndBase ? "; nothing is written until it is back" : ""
             say("orientd: the base sensor went away: \(reason)\(skipped)")
+        case .hingeLost(let reason):
+            say("orientd: the hinge sensor went away: \(reason)")
         case .lost(let reason):
             say("orientd: the sensor went away: \(reason)")
             if writer != nil { return .finished }
