@@ -126,6 +126,8 @@ final class FolderDeviceDirectory: DeviceDirectory, AccelerometerDirectory {
         return sorted(false) + sorted(true)
     }
 
+    func hingeSensors() -> [IIODeviceFacts] { listed(in: ["iio"]).filter { HingeSensor.driver(of: $0) != nil } }
+
     func lidSwitchNode() -> String? { state.withLock { $0.lidSwitchNode } }
 
     func subscribe(_ subsystems: [String]) -> UdevSubscription? {

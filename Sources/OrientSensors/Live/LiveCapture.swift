@@ -26,6 +26,8 @@ final class LiveCapture {
     private var candidate: AccelerometerCandidate?
     /// A convertible's keyboard sensor, read after each display reading.
     private let base: BaseFollower
+    /// A kernel hinge sensor, read beside the display sensor.
+    private let hinge: HingeFollower
     /// The open sensor's readings, scaled and corrected.
     private var readings = ScaledReadings(scale: nil, learnedBefore: nil)
     private var timeBase = SampleTimeBase(clock: nil)
@@ -54,13 +56,15 @@ final class LiveCapture {
         self.learned = learned
         base = BaseFollower(
             readsBase: configuration.readsBase, opener: opener, learned: learned, logger: logger, deliver: deliver)
+        hinge = HingeFollower(readsHinge: configuration.readsBase, logger: logger, deliver: deliver)
     }
 
-    /// What `.opened` says about the open sensor and its base, as they are now; said again when it reads again
-    /// after failing, and when a base comes or goes.
+    /// What `.opened` says about the open sensor, its base and hinge sensors, as they are now; said again when it
+    /// reads again after failing, and when a base or hinge sensor comes.
     private var described: SensorDescription? {
         guard var description = displayDescription else { return nil }
         description.base = base.description
+        description.hinge = hinge.description
         return description
     }
 
@@ -170,6 +174,7 @@ final class LiveCapture {
             }
             held = HeldReading(period: 1 / capture.rate)
             if opened.hasBase { base.open(beside: chosen, candidates: candidates.filter { $0.inputNode == nil }) }
+            hinge.open(from: udev.hingeSensors())
             adopt(opened, chosen)
         }
     }
@@ -215,7 +220,9 @@ final class LiveCapture {
         if let learned { announce(learned) }
         guard let acceleration else { return nil }
         let sample = AccelSample(
-            time: time, acceleration: acceleration, base: base.reading(pairedWith: time, failuresBeforeLost: Self.failuresBeforeUnavailable))
+            time: time, acceleration: acceleration,
+            base: base.reading(pairedWith: time, failuresBeforeLost: Self.failuresBeforeUnavailable),
+            hinge: hinge.angle(pairedWith: time, failuresBeforeLost: Self.failuresBeforeUnavailable))
         deliver(.sample(sample))
         return sample
     }
@@ -234,14 +241,15 @@ final class LiveCapture {
             logger.debug("udev \(event.action) \(event.id)")
             if event.action == "remove", event.id == candidate?.id { close(reason: "\(event.id) was removed") }
             if event.action == "remove", event.id == base.id { base.lose(reason: "\(event.id) was removed") }
-            // An added device is picked up by the next scan, made at once while no sensor is open; a base sensor
-            // added beside an open display sensor is opened now.
-            if event.action == "add", !base.isOpen, let chosen = candidate, displayDescription != nil,
-                chosen.inputNode == nil, base.open(beside: chosen, candidates: accelerometers().filter { $0.inputNode == nil }),
-                let described
-            {
-                deliver(.opened(described))
-            }
+            if event.action == "remove", event.id == hinge.id { hinge.lose(reason: "\(event.id) was removed") }
+            // An added device is picked up by the next scan, made at once while no sensor is open; a base or hinge
+            // sensor added beside an open display sensor is opened now.
+            guard event.action == "add", let chosen = candidate, displayDescription != nil else { continue }
+            let baseOpened =
+                !base.isOpen && chosen.inputNode == nil
+                && base.open(beside: chosen, candidates: accelerometers().filter { $0.inputNode == nil })
+            let hingeOpened = !hinge.isOpen && hinge.open(from: udev.hingeSensors())
+            if baseOpened || hingeOpened, let described { deliver(.opened(described)) }
         }
     }
 
@@ -249,6 +257,7 @@ final class LiveCapture {
         logger.warning("sensor lost: \(reason)")
         reader = nil
         base.close()
+        hinge.close()
         candidate = nil
         held = HeldReading()
         failures = 0
