@@ -11,10 +11,12 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var location: String
         /// A convertible's keyboard-base sensor, read with this one; `nil` when there is none.
         public var base: BaseSensor?
+        /// A kernel hinge sensor, read with this one; `nil` when there is none.
+        public var hinge: HingeSensor?
 
         public init(
             id: String, name: String, mode: String, rate: Double?, mountMatrix: String, mountMatrixSource: String,
-            mountMatrixRepaired: Bool, location: String, base: BaseSensor? = nil
+            mountMatrixRepaired: Bool, location: String, base: BaseSensor? = nil, hinge: HingeSensor? = nil
         ) {
             self.id = id
             self.name = name
@@ -25,6 +27,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
             self.mountMatrixRepaired = mountMatrixRepaired
             self.location = location
             self.base = base
+            self.hinge = hinge
         }
     }
 
@@ -144,7 +147,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
             try detail.encode(sensor.mountMatrixRepaired, forKey: .mountMatrixRepaired)
         }
         // Null without a base sensor, so that a client can tell that from an older daemon.
-        if reportsBase { try detail.encode(sensor?.base, forKey: .base) }
+        if reportsBase {
+            try detail.encode(sensor?.base, forKey: .base)
+            try detail.encode(sensor?.hinge, forKey: .hinge)
+        }
         try encodeReadings(into: &members)
         try members.encodeIfPresent(incidents, forKey: .incidents)
         try members.encodeIfPresent(tabletModeSwitch, forKey: .tabletModeSwitch)
@@ -177,6 +183,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
             mountMatrixSource: try detail.decode(String.self, forKey: .mountMatrixSource),
             mountMatrixRepaired: try detail.decode(Bool.self, forKey: .mountMatrixRepaired),
             location: try detail.decode(String.self, forKey: .location),
-            base: try detail.decodeIfPresent(BaseSensor.self, forKey: .base))
+            base: try detail.decodeIfPresent(BaseSensor.self, forKey: .base),
+            hinge: try detail.decodeIfPresent(HingeSensor.self, forKey: .hinge))
     }
 }

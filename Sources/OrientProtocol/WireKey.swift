@@ -11,7 +11,7 @@ enum WireKey: String, CodingKey {
     case tabletModeSwitch = "tablet-mode-switch"
     case reason
     case preferred, changes, autorotate
-    case version, uptime, subscribers, sampling, state, name, mode, rate, location, base, path
+    case version, uptime, subscribers, sampling, state, name, mode, rate, location, base, hinge, path
     case mountMatrix = "mount-matrix"
     case mountMatrixSource = "mount-matrix-source"
     case mountMatrixRepaired = "mount-matrix-repaired"

@@ -65,6 +65,9 @@ extension Orientctl {
             output.writeLine("mount matrix: \(sensor.mountMatrix) from \(sensor.mountMatrixSource)\(repaired)")
             // An older daemon does not say: print nothing rather than a "none" it did not report.
             guard report.reportsBase else { return }
+            if let hinge = sensor.hinge {
+                output.writeLine("hinge sensor: \(hinge.id) (\(hinge.name))" + (hinge.path.map { " at \($0)" } ?? ""))
+            }
             guard let base = sensor.base else {
                 output.writeLine("base sensor: none")
                 return

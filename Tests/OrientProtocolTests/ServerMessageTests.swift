@@ -70,14 +70,20 @@ struct ServerMessageTests {
             version: "0.1.0", uptime: 3600.25, subscribers: 2, sampling: "on-demand", naturalOrientation: "landscape",
             naturalOrientationSource: "panel eDP-1, 1920x1080", sensorState: .available, sensor: Self.sensor)
         #expect(ServerMessage.status(id: .number(7), status).line
-            == #"{"ok":true,"id":7,"version":"0.1.0","uptime":3600.25,"subscribers":2,"sampling":"on-demand","natural-orientation":"landscape","natural-orientation-source":"panel eDP-1, 1920x1080","sensor":{"state":"available","id":"iio:device0","name":"accel_3d","mode":"polled","rate":50,"location":"display","mount-matrix":"0, 1, 0; 1, 0, 0; 0, 0, 1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":true,"base":null}}"# + "\n")
+            == #"{"ok":true,"id":7,"version":"0.1.0","uptime":3600.25,"subscribers":2,"sampling":"on-demand","natural-orientation":"landscape","natural-orientation-source":"panel eDP-1, 1920x1080","sensor":{"state":"available","id":"iio:device0","name":"accel_3d","mode":"polled","rate":50,"location":"display","mount-matrix":"0, 1, 0; 1, 0, 0; 0, 0, 1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":true,"base":null,"hinge":null}}"# + "\n")
         var withBase = Self.sensor
         withBase.base = Self.base
         #expect(ServerMessage.status(id: nil, StatusReport(
             version: "1", uptime: 1, subscribers: 0, sampling: "always", sensorState: .available, sensor: withBase)).line
-            .hasSuffix(#""base":{"id":"iio:device0","name":"accel_3d","path":"/sys/devices/pci0000:00/.../iio:device0","mount-matrix":"1, 0, 0; 0, -1, 0; 0, 0, -1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":false}}}"# + "\n"))
+            .hasSuffix(#""base":{"id":"iio:device0","name":"accel_3d","path":"/sys/devices/pci0000:00/.../iio:device0","mount-matrix":"1, 0, 0; 0, -1, 0; 0, 0, -1","mount-matrix-source":"udev ACCEL_MOUNT_MATRIX","mount-matrix-repaired":false},"hinge":null}}"# + "\n"))
+        var withHinge = Self.sensor
+        withHinge.hinge = StatusReport.HingeSensor(
+            id: "iio:device4", name: "cros-ec-lid-angle", path: "/sys/devices/platform/cros-ec-lid-angle.0/iio:device4")
+        #expect(ServerMessage.status(id: nil, StatusReport(
+            version: "1", uptime: 1, subscribers: 0, sampling: "always", sensorState: .available, sensor: withHinge)).line
+            .hasSuffix(#""base":null,"hinge":{"id":"iio:device4","name":"cros-ec-lid-angle","path":"/sys/devices/platform/cros-ec-lid-angle.0/iio:device4"}}}"# + "\n"))
         let none = StatusReport(version: "1.0", uptime: 0, subscribers: 0, sampling: "always", sensorState: .none, sensor: nil)
-        #expect(ServerMessage.status(id: nil, none).line.hasSuffix(#""sensor":{"state":"none","base":null}}"# + "\n"))
+        #expect(ServerMessage.status(id: nil, none).line.hasSuffix(#""sensor":{"state":"none","base":null,"hinge":null}}"# + "\n"))
         #expect(ServerMessage.error(ProtocolError(.badField, "bad \"mask\"\n\t\u{1}é", id: .string("q\"1"))).line
             == #"{"ok":false,"id":"q\"1","error":{"code":"bad-field","message":"bad \"mask\"\n\t\u0001é"}}"# + "\n")
     }

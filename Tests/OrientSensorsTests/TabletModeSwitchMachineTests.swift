@@ -22,6 +22,17 @@ struct TabletModeSwitchMachineTests {
         #expect(labelled.postureSource == "display and base accelerometers (iio:device1, iio:device2)", "the sysfs label counts")
     }
 
+    @Test("A kernel hinge sensor beside a display accelerometer tells the posture, and is named before a base; alone it does not")
+    func hingeSensor() {
+        let hinge = IIODeviceFacts(id: "iio:device4", path: "/sys/devices/h/iio:device4", name: "hinge", sensorProxyTypes: [], attributes: [])
+        let withHinge = TabletModeSwitchDiscovery.machine(accelerometers: [Self.display], switches: [], hingeSensors: [hinge])
+        #expect(withHinge.postureSource == "the kernel's hinge sensor hinge (iio:device4)")
+        let both = TabletModeSwitchDiscovery.machine(accelerometers: [Self.base, Self.display], switches: [], hingeSensors: [hinge])
+        #expect(both.postureSource == "the kernel's hinge sensor hinge (iio:device4)")
+        #expect(TabletModeSwitchDiscovery.machine(accelerometers: [], switches: [], hingeSensors: [hinge]).postureSource == nil,
+                "no accelerometer: nothing is read")
+    }
+
     @Test("Every switch but orientd's own counts, with libinput's ignore tag carried over")
     func switches() {
         let switches = [

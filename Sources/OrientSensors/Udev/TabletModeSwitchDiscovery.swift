@@ -31,19 +31,26 @@ public enum TabletModeSwitchDiscovery {
     /// event, yielded when it changes. While udev cannot be watched, the last value stands.
     public static func machineChanges(udev: UdevHub) -> AsyncStream<TabletModeSwitchPolicy.Machine> {
         udev.changes(of: ["iio", "input"], unavailable: nil) { session, _ in
-            machine(accelerometers: session.accelerometers(), switches: switches(in: session))
+            machine(
+                accelerometers: session.accelerometers(), switches: switches(in: session),
+                hingeSensors: session.iioDeviceFacts().filter { HingeSensor.driver(of: $0) != nil })
         }
     }
 
-    /// The machine as the policy sees it: a display accelerometer with a base one beside it tells the posture (as
-    /// the capture pairs them: IIO devices only); every switch but orientd's own counts.
+    /// The machine as the policy sees it: a display accelerometer with a kernel hinge sensor, or a base accelerometer
+    /// beside it, tells the posture (as the capture pairs them: a base among IIO devices only); every switch but
+    /// orientd's own counts.
     static func machine(
-        accelerometers: [AccelerometerCandidate], switches: [TabletModeSwitchDevice]
+        accelerometers: [AccelerometerCandidate], switches: [TabletModeSwitchDevice], hingeSensors: [IIODeviceFacts] = []
     ) -> TabletModeSwitchPolicy.Machine {
         let iio = accelerometers.filter { $0.inputNode == nil }
         let display = iio.sorted { $0.id.localizedStandardLess($1.id) }.first { $0.location == .display }
         let base = display.flatMap { SensorSelection.base(from: iio, display: $0) }
-        let source = display.flatMap { display in base.map { postureSource(display: display.id, base: $0.id) } }
+        // A hinge sensor is read beside any display accelerometer, an input one too.
+        let hinge = accelerometers.contains { $0.location == .display } ? hingeSensors.first : nil
+        let source =
+            hinge.map { postureSource(hinge: $0.id, name: $0.name ?? "?") }
+            ?? display.flatMap { display in base.map { postureSource(display: display.id, base: $0.id) } }
         let others = switches.filter { !$0.isOrientds }.map(\.asPolicySwitch)
         return TabletModeSwitchPolicy.Machine(postureSource: source, switches: others)
     }
@@ -51,6 +58,12 @@ public enum TabletModeSwitchDiscovery {
     /// What tells the posture where a base accelerometer is read beside the display's, as the log and doctor say it.
     public static func postureSource(display: String, base: String) -> String {
         "display and base accelerometers (\(display), \(base))"
+    }
+
+    /// What tells the posture where a kernel hinge sensor is read (it wins over a base accelerometer), as the log
+    /// and doctor say it.
+    public static func postureSource(hinge id: String, name: String) -> String {
+        "the kernel's hinge sensor \(name) (\(id))"
     }
 
     private static func switches(in session: UdevSession) -> [TabletModeSwitchDevice] {

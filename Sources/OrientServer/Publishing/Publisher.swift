@@ -422,7 +422,8 @@ public final class Publisher {
         let description = state.sensorDescription
         let replayed = description.map { opened in
             TabletModeSwitchPolicy.Machine(
-                postureSource: opened.base.map { _ in "the base readings beside \(opened.displayName)" }, switches: [])
+                postureSource: opened.hinge.map { _ in "the hinge angles beside \(opened.displayName)" }
+                    ?? opened.base.map { _ in "the base readings beside \(opened.displayName)" }, switches: [])
         }
         let setting = state.settings.tabletModeSwitch
         // yes and no need nothing of the machine.

@@ -15,6 +15,7 @@ extension StatusReport.Sensor {
                     id: base.id, name: base.name, path: base.path, mountMatrix: base.mountMatrix.text,
                     mountMatrixSource: base.mountMatrixSource.description,
                     mountMatrixRepaired: mountRepair && base.mountMatrix.repairingHandedness().isApplied)
-            })
+            },
+            hinge: description.hinge.map { StatusReport.HingeSensor(id: $0.id, name: $0.name, path: $0.path) })
     }
 }
