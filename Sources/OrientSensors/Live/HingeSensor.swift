@@ -32,6 +32,8 @@ struct HingeSensor {
 
     let id: String
     let driver: Driver
+    /// The attributes the angle is made of, in the order they apply: raw value, offset, scale, label.
+    let attributeNames: [String]
     private let rawPath: String
     private let offset: Double
     /// Degrees per raw unit.
@@ -50,6 +52,9 @@ struct HingeSensor {
         self.driver = driver
         switch driver {
         case .intel:
+            attributeNames = ["in_angl0_raw", "in_angl_offset", "in_angl_scale", "in_angl0_label"].filter {
+                $0 == "in_angl0_raw" || device.attributes.contains($0)
+            }
             rawPath = device.attributePath("in_angl0_raw")
             if device.attributes.contains("in_angl0_label") {
                 let labelPath = device.attributePath("in_angl0_label")
@@ -62,6 +67,7 @@ struct HingeSensor {
             degreesPerUnit = radiansPerUnit * 180 / Double.pi
             offset = device.attributes.contains("in_angl_offset") ? try readNumber(device.attributePath("in_angl_offset")) : 0
         case .cros:
+            attributeNames = ["in_angl_raw"]
             rawPath = device.attributePath("in_angl_raw")
             degreesPerUnit = 1
             offset = 0
@@ -80,7 +86,7 @@ struct HingeSensor {
         return .degrees(degrees)
     }
 
-    private static func text(_ path: String) throws(AttributeFault) -> String {
+    static func text(_ path: String) throws(AttributeFault) -> String {
         switch readTextFile(path) {
         case .success(let text): text.trimmingSpaces
         case .failure(let error): throw AttributeFault(path: path, problem: .unreadable(errno: error.rawValue))

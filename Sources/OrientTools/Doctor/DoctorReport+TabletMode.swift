@@ -16,8 +16,12 @@ extension DoctorReport {
     /// What `tablet-mode-switch = auto` decides on this machine, as the daemon would.
     var automaticSwitch: TabletModeSwitchDecision? {
         guard let switches = tabletMode?.switches else { return nil }
+        let postureSource =
+            sensor == nil ? nil
+            : hingeSensor.map { TabletModeSwitchDiscovery.postureSource(hinge: $0.id, name: $0.name) }
+                ?? base.map { TabletModeSwitchDiscovery.postureSource(display: sensor?.id ?? "?", base: $0.id) }
         let machine = TabletModeSwitchPolicy.Machine(
-            postureSource: base.map { TabletModeSwitchDiscovery.postureSource(display: sensor?.id ?? "?", base: $0.id) },
+            postureSource: postureSource,
             switches: switches.filter { !$0.isOrientds }.map(\.asPolicySwitch))
         return TabletModeSwitchPolicy.decide(.auto, on: machine)
     }
@@ -36,7 +40,7 @@ extension DoctorReport {
         let own = tabletMode.machineSwitches
         if own.isEmpty {
             lines.append("Tablet-mode switch: the machine has none of its own.")
-            if base != nil {
+            if base != nil || hingeSensor != nil {
                 lines.append(
                     "  GNOME and KDE turn a convertible's screen only in tablet mode, which they read from such a switch;")
                 lines.append("  with none they never turn it (docs/convertibles.md).")

@@ -124,8 +124,12 @@ package struct DoctorReport: Codable {
     var warnings: [String] = []
     /// `nil` on a tablet (and then said in one line).
     var base: BaseSensor?
-    /// `nil` without a base sensor.
+    /// `nil` without a base sensor or a hinge sensor.
     var hinge: Hinge?
+    /// The kernel hinge sensor (``DoctorReport/examineHingeSensor(udev:opened:)``); `nil` without one.
+    var hingeSensor: HingeSensorFacts?
+    /// The id of the hinge sensor the capture read beside the accelerometer.
+    var hingeSensorRead: String?
     /// The light and proximity sensors and the compass, read while the accelerometer was.
     var readingSensors: [ReadingSensor] = []
     /// Why there is no light or proximity sensor, by kind (`light`, `proximity`).
@@ -155,12 +159,13 @@ package struct DoctorReport: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case devices, panel, sensor, readings, device, interface, warnings, base, hinge, readingSensors, missingReadingSensors
+        case devices, panel, sensor, readings, device, interface, warnings, base, hinge, hingeSensor, readingSensors
+        case missingReadingSensors
         case daemon, tabletMode
     }
 
-    /// As synthesised, except that `base` and `hinge` are `null` when absent rather than left out, so that
-    /// "no base sensor" reads as such.
+    /// As synthesised, except that `base`, `hinge` and `hingeSensor` are `null` when absent rather than left out, so
+    /// that "no base sensor" reads as such.
     package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(devices, forKey: .devices)
@@ -177,6 +182,7 @@ package struct DoctorReport: Codable {
         if sensor != nil {
             try c.encode(base, forKey: .base)
             try c.encode(hinge, forKey: .hinge)
+            try c.encode(hingeSensor, forKey: .hingeSensor)
         }
     }
 
@@ -201,6 +207,7 @@ package struct DoctorReport: Codable {
             ReadingSources.all(udev: udev, logger: Logger(label: "orientd doctor")))
         await report.examineAccelerometer(
             device: configured, mountMatrixOverride: mountMatrixOverride, seconds: seconds, udev: udev)
+        report.examineHingeSensor(udev: udev, opened: report.hingeSensorRead)
         report.examineTabletModeSwitches(udev: udev)
         try? await Task.sleep(until: end, clock: .continuous)
         for (kind, events) in await readingCapture.stop() {
@@ -283,11 +290,13 @@ package struct DoctorReport: Codable {
                 describe(description, reason: reason)
                 if let correction { describe(correction) }
                 describeBase(description.base, candidate: baseCandidate)
+                hingeSensorRead = description.hinge?.id
                 if let baseCorrection { describeBase(baseCorrection) }
                 var configuration = EngineConfiguration()
                 configuration.natural = natural
                 engine = try? configuration.makeEngine(
-                    displayMatrix: description.mountMatrix, baseMatrix: description.base?.mountMatrix)
+                    displayMatrix: description.mountMatrix, baseMatrix: description.base?.mountMatrix,
+                    hasHinge: description.hinge != nil)
                 engine?.setLidClosed(lidClosed)
             case .gravityLearned(let learned):
                 correction = learned
@@ -306,7 +315,7 @@ package struct DoctorReport: Codable {
                     device = change.device.rawValue
                     interface = (change.interface ?? .unknown).rawValue
                 }
-                if sample.base != nil { pairs += 1 }
+                if sample.base != nil || sample.hinge?.degrees != nil { pairs += 1 }
             case .lid(let closed):
                 lidClosed = closed
                 engine?.setLidClosed(closed)
@@ -327,7 +336,9 @@ package struct DoctorReport: Codable {
         guard let engine else { return }
         let matrix = engine.orientation.mountMatrix
         if let posture = engine.posture {
-            readHinge(posture, pairs: pairs, lastBase: samples.last(where: { $0.base != nil })?.base, lidClosed: lidClosed)
+            readHinge(
+                posture, pairs: pairs, lastBase: samples.last(where: { $0.base != nil })?.base, lidClosed: lidClosed,
+                kernel: hingeSensorRead != nil)
         }
         readings = samples.suffix(10).map { sample in
             let g = matrix.apply(sample.acceleration)
@@ -385,7 +396,7 @@ package struct DoctorReport: Codable {
 
     /// θ and the posture after the pairs of readings, through the daemon's own estimator (filtered, gated for motion,
     /// the wrap at 0°/360° decided by continuity), and why θ is unknown when it is.
-    private mutating func readHinge(_ engine: PostureEngine, pairs: Int, lastBase: Vector3?, lidClosed: Bool?) {
+    private mutating func readHinge(_ engine: PostureEngine, pairs: Int, lastBase: Vector3?, lidClosed: Bool?, kernel: Bool) {
         var hinge = Hinge(
             angle: engine.hingeAngle.map { ($0 * 10).rounded() / 10 }, posture: engine.posture.rawValue,
             tabletMode: engine.tabletMode, lidClosed: lidClosed)
@@ -393,7 +404,9 @@ package struct DoctorReport: Codable {
             let g = engine.baseMountMatrix.apply(last)
             base?.reading = Reading(x: g.x, y: g.y, z: g.z, magnitude: g.length)
         }
-        if pairs == 0 {
+        if kernel, hinge.angle == nil {
+            hinge.unknownReason = "the hinge sensor gave no angle (see below)"
+        } else if pairs == 0 {
             hinge.unknownReason = "no base readings (its reads failed, or its scale was still being learned)"
         } else if hinge.angle == nil {
             let estimator = engine.estimator
@@ -456,10 +469,14 @@ package struct DoctorReport: Codable {
             lines.append("  scale: \(base.scale)")
             lines.append("  mount matrix: \(base.mountMatrix) (from \(base.mountMatrixSource))")
             if base.mountMatrixUsed != base.mountMatrix { lines.append("  used as: \(base.mountMatrixUsed) (z = x × y)") }
+        } else if sensor != nil, hingeSensor != nil {
+            lines.append("")
+            lines.append("Base sensor: none (the hinge sensor below gives the hinge angle)")
         } else if sensor != nil {
             lines.append("")
             lines.append("Base sensor: none (no keyboard accelerometer: no hinge angle, posture or tablet mode)")
         }
+        lines += hingeSensorLines
         if !readings.isEmpty {
             lines.append("")
             lines.append("Readings (gravity in the device frame, m/s²):")
