@@ -137,6 +137,8 @@ systemd-analyze verify /usr/lib/systemd/system/orientd.service /usr/lib/systemd/
 [ -z "$(find /etc/systemd/system -name orientd-tablet-mode-switch.service)" ] || fail "orientd-tablet-mode-switch.service is enabled"
 grep -q 'ENV{ACCEL_LOCATION}=="base", ENV{SYSTEMD_WANTS}+="orientd-tablet-mode-switch.service"' \
     /usr/lib/udev/rules.d/80-orientd.rules || fail "the udev rule does not start the keeper with a base accelerometer"
+grep -q '^ATTR{name}=="hinge|cros-ec-lid-angle", TAG+="systemd", ENV{SYSTEMD_WANTS}+="orientd.service", \\$' \
+    /usr/lib/udev/rules.d/80-orientd.rules || fail "the udev rule does not start orientd with a kernel hinge sensor"
 man -w orientd orientctl >/dev/null || fail "no manual pages"
 # The README's links, and those of the docs beside it, lead to files installed with them, uncompressed
 # (debian/rules' dh_compress -X): docs/*.md, PROTOCOL.md, LICENSE and the others, and the headings they name.
