@@ -59,6 +59,19 @@ struct SamplingPaceTests {
         #expect(pace.period(after: portrait, base: nil, at: time + 0.2) == 0.02, "the base's readings stopped")
     }
 
+    @Test("A kernel hinge sensor's angle moving under a still display returns to the full rate; whole-degree jitter does not")
+    func hingeMoves() {
+        var pace = SamplingPace(fullRate: 50, stillRate: 5)
+        var time = 0.0
+        while time < 2 { time += pace.period(after: portrait, hinge: 110, at: time) }
+        #expect(pace.period(after: portrait, hinge: 111, at: time) == 0.2, "a degree either way is the sensor's own step")
+        #expect(pace.period(after: portrait, hinge: 115, at: time + 0.2) == 0.02, "the lid moved 5°")
+        time += 0.2
+        while time < 5 { time += pace.period(after: portrait, hinge: 115, at: time) }
+        #expect(pace.period(after: portrait, hinge: 115, at: time) == 0.2)
+        #expect(pace.period(after: portrait, hinge: nil, at: time + 0.2) == 0.02, "the angle became unknown")
+    }
+
     @Test("Slow drift below the threshold between readings still wakes it once it adds up")
     func driftAddsUp() {
         var pace = SamplingPace(fullRate: 50, stillRate: 5)

@@ -10,8 +10,8 @@
 /// so replays and the scenario suite are unchanged. Any reading that differs from the still reference by more
 /// than `threshold` returns to the full rate at once, so a hand turning the device (a few hundred ms) is
 /// sampled at the full rate from its first degrees. On a convertible the base sensor's reading counts too: a
-/// keyboard folded back under a display held still is a move. Pure and deterministic: time comes from the
-/// readings.
+/// keyboard folded back under a display held still is a move, and so is a kernel hinge sensor's angle moving by
+/// more than ``hingeThreshold``. Pure and deterministic: time comes from the readings.
 public struct SamplingPace: Sendable, Equatable {
     /// Seconds between readings while moving, while still, and at rest.
     public let fullPeriod: Double
@@ -26,7 +26,10 @@ public struct SamplingPace: Sendable, Equatable {
 
     private var reference: Vector3?
     private var baseReference: Vector3?
+    private var hingeReference: Double?
     private var steadySince = 0.0
+    /// Degrees a kernel hinge sensor's angle may move and still count as still (its readings come in whole degrees).
+    public static let hingeThreshold = 3.0
 
     /// A still or rest rate above the one before it is that one: `restRate` nil rests at the still rate.
     public init(
@@ -41,12 +44,13 @@ public struct SamplingPace: Sendable, Equatable {
         self.restAfter = restAfter
     }
 
-    /// Takes a reading (m/s², any fixed frame), and the base sensor's when there is one, at `time` (seconds) and
-    /// returns the seconds until the next one.
-    public mutating func period(after reading: Vector3, base: Vector3? = nil, at time: Double) -> Double {
-        guard let reference, (reading - reference).length <= threshold, isSteady(base) else {
+    /// Takes a reading (m/s², any fixed frame), the base sensor's and the hinge sensor's angle (degrees) when there
+    /// are, at `time` (seconds) and returns the seconds until the next one.
+    public mutating func period(after reading: Vector3, base: Vector3? = nil, hinge: Double? = nil, at time: Double) -> Double {
+        guard let reference, (reading - reference).length <= threshold, isSteady(base), isSteady(hinge: hinge) else {
             reference = reading
             baseReference = base
+            hingeReference = hinge
             steadySince = time
             return fullPeriod
         }
@@ -59,6 +63,15 @@ public struct SamplingPace: Sendable, Equatable {
         switch (base, baseReference) {
         case (nil, nil): true
         case let (base?, reference?): (base - reference).length <= threshold
+        default: false
+        }
+    }
+
+    /// Whether the hinge angle is where it was: both unknown, or both known and within ``hingeThreshold``.
+    private func isSteady(hinge: Double?) -> Bool {
+        switch (hinge, hingeReference) {
+        case (nil, nil): true
+        case let (hinge?, reference?): abs(hinge - reference) <= Self.hingeThreshold
         default: false
         }
     }

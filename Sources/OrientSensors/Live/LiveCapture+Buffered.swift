@@ -94,7 +94,7 @@ extension LiveCapture {
         held.lastEmitted = time
         if raw { held.lastRawRead = time }
         guard let sample = emit(reading, at: time) else { return }
-        let wanted = pace.period(after: sample.acceleration, base: sample.base, at: sample.time)
+        let wanted = pace.period(after: sample.acceleration, base: sample.base, hinge: sample.hinge?.degrees, at: sample.time)
         guard wanted != held.period else { return }
         held.period = wanted
         buffered.requestRate(1 / wanted)

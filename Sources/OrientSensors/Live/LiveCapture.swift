@@ -115,7 +115,7 @@ final class LiveCapture {
             return monotonicSeconds() + backoff
         }
         let sample = emit(reading)
-        let next = scheduled + (sample.map { pace.period(after: $0.acceleration, base: $0.base, at: $0.time) } ?? period)
+        let next = scheduled + (sample.map { pace.period(after: $0.acceleration, base: $0.base, hinge: $0.hinge?.degrees, at: $0.time) } ?? period)
         // After a stall, carry on from now instead of reading in a burst to catch up.
         return next < monotonicSeconds() - period ? monotonicSeconds() + period : next
     }
