@@ -30,13 +30,28 @@ struct HingeSensorLiveTests {
             ])
     }
 
-    @Test("cros-ec-lid-angle drives posture and the switch's decision; 500 holds them; status names the sensor")
+    /// The emulated /dev/uinput's switch events (type, code, value) once it holds `count` entries.
+    private func switchEvents(_ testbed: UmockdevTestbed, count: Int) throws -> [[Int]] {
+        _ = waitFor(timeout: 3, interval: 0.02) { ((try? testbed.uinputLog())?.count ?? 0) >= count }
+        return try testbed.uinputLog().compactMap { $0["event"] as? [Int] }
+    }
+
+    @Test("cros-ec-lid-angle drives posture, tablet mode and the keeper's switch; 500 holds them; status names the sensor")
     func cros() throws {
         let testbed = try UmockdevTestbed()
         _ = try Self.display(testbed, tilt: 10)
         let hinge = try testbed.addDevice("iio:device2", attributes: Self.crosAttributes)
+        try testbed.addUinput()
         let daemon = try DaemonHarness(["--sampling", "always", "--rate", "50"], environment: testbed.environment)
         try daemon.waitUntilListening()
+        let keeperPath = daemon.folder + "/orientd-tablet-mode-switch"
+        try FileManager.default.createSymbolicLink(atPath: keeperPath, withDestinationPath: OrientdProcess.binary)
+        let keeper = try LineProcess(
+            keeperPath, ["--socket", daemon.socket], environment: testbed.environment, errorLog: daemon.folder + "/keeper.log")
+        defer {
+            kill(keeper.process.processIdentifier, SIGTERM)
+            keeper.process.waitUntilExit()
+        }
         let laptop = try daemon.poll { $0.posture == "laptop" && $0.hingeAngle == 100 }
         #expect(laptop?.tabletMode == false, "\(daemon.log)")
         #expect(daemon.log.contains("tablet-mode switch: on (the kernel's hinge sensor cros-ec-lid-angle (iio:device2)"), "\(daemon.log)")
@@ -52,6 +67,8 @@ struct HingeSensorLiveTests {
         try testbed.set(hinge, "in_angl_raw", "355")
         let tablet = try daemon.poll { $0.posture == "tablet" }
         #expect(tablet?.tabletMode == true && tablet?.hingeAngle == 355, "\(daemon.log)")
+        // Made (four requests), then on: EV_SW's SW_TABLET_MODE 1, then SYN_REPORT.
+        #expect(try switchEvents(testbed, count: 6) == [[5, 1, 1], [0, 0, 0]], "\((try? testbed.uinputLog()) ?? [])")
         // The EC cannot tell: the angle is unknown (null, as when the accelerometers cannot read it), and posture and
         // tablet mode hold, for longer than the settle time many times over.
         try testbed.set(hinge, "in_angl_raw", "500")
@@ -59,8 +76,10 @@ struct HingeSensorLiveTests {
         usleep(600_000)
         let held = try daemon.poll { $0.hingeAngle == nil }
         #expect(held?.posture == "tablet" && held?.tabletMode == true, "\(daemon.log)")
+        #expect(try testbed.uinputLog().count == 6, "500 changed nothing on the switch")
         try testbed.set(hinge, "in_angl_raw", "90")
         #expect(try daemon.poll { $0.posture == "laptop" && $0.tabletMode == false }?.hingeAngle == 90, "\(daemon.log)")
+        #expect(try switchEvents(testbed, count: 8).suffix(2) == [[5, 1, 0], [0, 0, 0]], "\(daemon.log)")
     }
 
     @Test("Intel's hinge plugged in later is read at once; unplugged, posture and tablet mode are unknown again")
