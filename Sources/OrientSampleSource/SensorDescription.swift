@@ -66,6 +66,8 @@ public struct SensorDescription: Sendable, Equatable {
     public var baseMountMatrix: MountMatrix? { base?.mountMatrix }
     /// A kernel hinge sensor, read with the display's (``AccelSample/hinge``); `nil` when there is none.
     public var hinge: HingeSensorDescription?
+    /// Whether a base sensor or a hinge sensor tells the hinge angle, and so the posture.
+    public var readsPosture: Bool { base != nil || hinge != nil }
     public var scaleSource: ScaleSource
     /// Why a live sensor is polled rather than captured buffered (a missing permission, a driver without a buffer).
     public var pollingReason: String?

@@ -47,6 +47,26 @@ struct PublishedStateTests {
         #expect(state.isFresh && state.hinge == .unknown && state.sensorDescription?.base == nil)
     }
 
+    @Test("With a kernel hinge sensor the posture is waited for too; losing it forgets the posture and unnames it, and the base stays named")
+    func hingeSensor() {
+        let hinge = HingeSensorDescription(id: "iio:device4", name: "hinge")
+        var described = Self.convertible
+        described.hinge = hinge
+        var state = PublishedState(settings: .init(), persistent: PersistentState())
+        var hingeOnly = Self.tablet
+        hingeOnly.hinge = hinge
+        _ = state.sensorOpened(hingeOnly)
+        _ = state.sensorChanged(device: .portrait, posture: nil, time: 1)
+        #expect(!state.isFresh, "the hinge sensor's posture not read yet")
+        _ = state.sensorChanged(device: nil, posture: posture(.laptop), time: 2)
+        #expect(state.isFresh)
+        _ = state.sensorOpened(described)
+        _ = state.sensorChanged(device: nil, posture: posture(.tablet, tabletMode: .some(true)), time: 3)
+        _ = state.hingeLost()
+        #expect(state.hinge == .unknown && state.sensorDescription?.hinge == nil)
+        #expect(state.sensorDescription?.base != nil, "the base accelerometer is still read")
+    }
+
     @Test("Out of tablet mode under rotate-in = tablet-mode every view is held upright; the change says so to the views")
     func holdUpright() {
         var state = PublishedState(settings: .init(), persistent: PersistentState())

@@ -82,7 +82,7 @@ struct PublishedSensors {
             sensor.heardSinceOpened = true
             sensor.readSinceStarted = false
             sensor.last = nil
-        case .incident, .baseLost, .ended:
+        case .incident, .baseLost, .hingeLost, .ended:
             return nil  // the publisher's incident log keeps an incident; the rest is the orientation's
         }
         sensors[kind] = sensor

@@ -68,7 +68,7 @@ struct PublishedState {
     /// not from before they were closed. Both are waited for: under rotate-in = tablet-mode the interface a `get`
     /// answers depends on the posture.
     var isFresh: Bool {
-        sensorReading && committedSinceOpened && (sensorDescription?.base == nil || postureSinceOpened)
+        sensorReading && committedSinceOpened && (sensorDescription?.readsPosture != true || postureSinceOpened)
     }
 
     /// How long a `get` should wait for the state to become fresh; `nil` to answer at once (it is fresh, it
@@ -102,9 +102,9 @@ struct PublishedState {
         committedSinceOpened = false
         firstReading = nil
         postureSinceOpened = false
-        // With a base sensor the last posture is kept until the new readings commit one, as the device
+        // With a base or hinge sensor the last posture is kept until the new readings commit one, as the device
         // orientation is; without one there is none.
-        return description.baseMountMatrix == nil ? forgetHinge() : ViewUpdate()
+        return description.readsPosture ? ViewUpdate() : forgetHinge()
     }
 
     /// The sensor service released the sensor (nobody wants it): the state is kept, but is no longer fresh.
@@ -159,6 +159,12 @@ struct PublishedState {
     /// unknown, and the display alone turns the screen again, as on a tablet.
     mutating func baseLost() -> ViewUpdate {
         sensorDescription?.base = nil  // `status` no longer names it
+        return forgetHinge()
+    }
+
+    /// A kernel hinge sensor went away while the display's goes on: as ``baseLost()``.
+    mutating func hingeLost() -> ViewUpdate {
+        sensorDescription?.hinge = nil
         return forgetHinge()
     }
 

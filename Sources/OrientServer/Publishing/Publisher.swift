@@ -313,7 +313,8 @@ public final class Publisher {
         case .accelerometerRead(let update): accelerometerChanged(update)
         case .stopped: sensorReleased()
         case .ended: sourceEnded()
-        case .baseLost: baseLost()
+        case .baseLost: postureSensorLost(state.baseLost())
+        case .hingeLost: postureSensorLost(state.hingeLost())
         case .lost: sensorLost(.unavailable)
         case .noSensor: sensorLost(.none)
         case .started, .incident, .opened, .read: break
@@ -355,11 +356,12 @@ public final class Publisher {
         tellSensors()
     }
 
-    /// A convertible's base sensor went away while the display's goes on: posture, tablet mode and hinge angle are
-    /// unknown, and the display alone turns the screen again, as on a tablet.
-    private func baseLost() {
+    /// A convertible's base or hinge sensor went away while the display's goes on (`update`, the state's change for
+    /// it): posture, tablet mode and hinge angle are unknown, and the display alone turns the screen again, as on a
+    /// tablet, until the other one (if any) reads the angle again.
+    private func postureSensorLost(_ update: ViewUpdate) {
         let wasFresh = isFresh
-        subscribers.apply(state.baseLost())
+        subscribers.apply(update)
         decideTabletModeSwitch()
         broadcast()
         // No posture to wait for any more.

@@ -29,6 +29,8 @@ public enum SensorNews: Sendable, Equatable {
     case accelerometerRead(AccelerometerUpdate)
     /// A convertible's base sensor went away while the display's goes on.
     case baseLost
+    /// A kernel hinge sensor went away while the display's goes on.
+    case hingeLost
     /// A replayed trace ran out.
     case ended
 }

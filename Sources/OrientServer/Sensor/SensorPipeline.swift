@@ -70,7 +70,8 @@ final class SensorPipeline: @unchecked Sendable {
             let which = if case .baseLost = event { "base sensor" } else { "hinge sensor" }
             logger.warning("\(which) unavailable: \(reason); posture unknown, the display alone turns the screen")
             _ = engine?.baseLost(time: lastTime ?? 0)
-            eventLoop.execute { publisher.value.take(.baseLost, of: .accelerometer) }
+            let news: SensorNews = if case .baseLost = event { .baseLost } else { .hingeLost }
+            eventLoop.execute { publisher.value.take(news, of: .accelerometer) }
         case .lost(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
