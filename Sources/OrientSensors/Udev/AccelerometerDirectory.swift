@@ -1,7 +1,7 @@
 /// What the accelerometer's capture needs of udev: the accelerometers and hinge sensors present, the lid switch's
-/// node, and the events
-/// of the subsystems accelerometers live in. Handed in, not reached for: the daemon's is its one ``UdevHub``, and a
-/// test's a fake whose devices it adds and removes itself, so that ``LiveCapture`` runs in the test's own process.
+/// node, and the events of the subsystems accelerometers live in. Handed in, not reached for: the daemon's is its one
+/// ``UdevHub``, and a test's a fake whose devices it adds and removes itself, so that ``LiveCapture`` runs in the
+/// test's own process.
 protocol AccelerometerDirectory: Sendable {
     /// The accelerometers now, IIO ones before input ones; nil when udev cannot be used at all. Blocks the caller for
     /// one enumeration.
