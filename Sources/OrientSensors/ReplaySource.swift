@@ -165,7 +165,7 @@ private final class ReplayCursor: @unchecked Sendable {
             guard let reader else { return nil }
             if !opened {
                 opened = true
-                return .opened(describe(reader.metadata, hasBase: reader.columns.hasBase))
+                return .opened(describe(reader.metadata, columns: reader.columns))
             }
             let sample: AccelSample
             if let pendingSample {
@@ -173,7 +173,7 @@ private final class ReplayCursor: @unchecked Sendable {
             } else {
                 guard let raw = try await nextSample(reader) else { return await endOfTrace() }
                 if traceStart == nil { traceStart = raw.time }
-                // Shifted in time only: a two-sensor trace's base reading goes along with its display reading.
+                // Shifted in time only: a base reading and a hinge angle go along with their display reading.
                 var shifted = raw
                 shifted.time += offset
                 sample = shifted
@@ -220,18 +220,20 @@ private final class ReplayCursor: @unchecked Sendable {
         try await sleep(start.instant + ReplaySource.batchInterval * intervals - self.now())
     }
 
-    /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none.
-    private func describe(_ metadata: TraceMetadata, hasBase: Bool) -> SensorDescription {
+    /// A two-sensor trace describes a convertible: its base matrix is the trace's, identity when it names none. A
+    /// trace with the hinge's column describes one with a kernel hinge sensor, so that the daemon reads posture.
+    private func describe(_ metadata: TraceMetadata, columns: TraceColumns) -> SensorDescription {
         let name = metadata.source ?? String(path.split(separator: "/").last ?? "trace")
         let matrix = metadata.mountMatrix ?? .identity
         let matrixSource: SensorDescription.MatrixSource = metadata.mountMatrix != nil ? .trace : .identity
         // `record` names the base sensor in `base-source`; other traces say nothing of it.
-        let base = hasBase ? BaseSensorDescription(
+        let base = columns.hasBase ? BaseSensorDescription(
             id: path, name: metadata.entries.last { $0.key == "base-source" }?.value ?? "\(name) base",
             mountMatrix: metadata.baseMountMatrix ?? .identity,
             mountMatrixSource: metadata.baseMountMatrix != nil ? .trace : .identity) : nil
+        let hinge = columns.hasHinge ? HingeSensorDescription(id: path, name: "trace") : nil
         return SensorDescription(
             id: path, name: name, mode: .replay, mountMatrix: matrix, mountMatrixSource: matrixSource, base: base,
-            scaleSource: .none)
+            hinge: hinge, scaleSource: .none)
     }
 }

@@ -20,15 +20,26 @@ import OrientCore
 /// 0.000000,0.12,-9.79,0.33,0.05,0.10,-9.81
 /// ```
 ///
-/// `t` is seconds on any monotonic origin and must increase from line to line; x, y, z (and bx, by, bz) are m/s²
-/// in each sensor's own frame (scale and offset applied, mount matrix not applied). The header row decides the
-/// columns, under either magic line; a magic line of any other version is refused.
+/// A trace of a machine with a kernel hinge sensor (v3) has its angle last, after the display's readings or after
+/// the base's, with `unknown` where the sensor could not tell:
 ///
-/// Written traces carry t to the microsecond and x, y, z to 1e-5 m/s², far below what any accelerometer resolves
-/// (a 12-bit ±2 g sensor steps by 0.0096 m/s²). Readers accept any precision.
+/// ```
+/// # orientd trace v3
+/// t,x,y,z,hinge
+/// 0.000000,0.12,-9.79,0.33,104.00
+/// 0.020000,0.12,-9.79,0.33,unknown
+/// ```
+///
+/// `t` is seconds on any monotonic origin and must increase from line to line; x, y, z (and bx, by, bz) are m/s²
+/// in each sensor's own frame (scale and offset applied, mount matrix not applied); hinge is degrees from 0 to
+/// 360. The header row decides the columns, under any of the magic lines; a magic line of any other version is
+/// refused.
+///
+/// Written traces carry t to the microsecond, x, y, z to 1e-5 m/s², far below what any accelerometer resolves
+/// (a 12-bit ±2 g sensor steps by 0.0096 m/s²), and the hinge to 0.01°. Readers accept any precision.
 public enum TraceFormat {
     /// The versions this orientd reads.
-    public static let versions = 1...2
+    public static let versions = 1...3
 
     /// The columns a trace with this metadata is written with: the base's too when it has a base mount matrix.
     public static func columns(for metadata: TraceMetadata) -> TraceColumns {
@@ -52,12 +63,18 @@ public enum TraceFormat {
 
     public static let timeDecimals = 6
     public static let accelerationDecimals = 5
+    public static let hingeDecimals = 2
+    /// The hinge column's value where the kernel sensor could not tell the angle (``KernelHingeAngle/unknown``).
+    public static let unknownHingeAngle = "unknown"
 
-    /// One sample as a line with its newline, at the format's fixed precision: seven columns when it carries a
-    /// base reading, four when it does not.
+    /// One sample as a line with its newline, at the format's fixed precision: the display's reading, then the
+    /// base's and the hinge angle when it carries them.
     public static func line(_ sample: AccelSample) -> String {
         var text = fixed(sample.time, timeDecimals) + "," + vector(sample.acceleration)
         if let base = sample.base { text += "," + vector(base) }
+        if let hinge = sample.hinge {
+            text += "," + (hinge.degrees.map { fixed($0, hingeDecimals) } ?? unknownHingeAngle)
+        }
         return text + "\n"
     }
 

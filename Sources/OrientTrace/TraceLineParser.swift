@@ -3,16 +3,19 @@ import OrientCore
 /// Parses a trace one line at a time, with no I/O, so that files, pipes and fuzzers can all feed it.
 ///
 /// Lines before the header row may be blank, comments or `# key: value` metadata; the header row is `t,x,y,z`
-/// or `t,x,y,z,bx,by,bz`; every later non-blank, non-comment line is a sample with as many columns, whose time is
-/// greater than the previous sample's. A sample line allocates nothing unless it is malformed.
+/// or `t,x,y,z,bx,by,bz`, either with `,hinge` after it; every later non-blank, non-comment line is a sample with
+/// as many columns, whose time is greater than the previous sample's. A sample line allocates nothing unless it is
+/// malformed.
 public struct TraceLineParser: Sendable {
     public private(set) var metadata = TraceMetadata()
     public private(set) var sawHeader = false
     /// What the header row announced; `.display` until it has been seen.
     public private(set) var columns = TraceColumns.display
+    /// The hinge's column, or -1 without one: compared at every field, so kept ready rather than worked out.
+    private var hingeColumn = -1
     private var lastTime: Double?
 
-    static let expectedHeader = #""t,x,y,z" or "t,x,y,z,bx,by,bz""#
+    static let expectedHeader = #""t,x,y,z" or "t,x,y,z,bx,by,bz", either followed by ",hinge""#
 
     public init() {}
 
@@ -31,6 +34,7 @@ public struct TraceLineParser: Sendable {
         guard sawHeader else {
             if let columns = TraceColumns(header: Self.fields(of: line)) {
                 self.columns = columns
+                hingeColumn = columns.hingeIndex ?? -1
                 sawHeader = true
                 return nil
             }
@@ -52,25 +56,30 @@ public struct TraceLineParser: Sendable {
     ) throws(TraceLineError) -> AccelSample {
         // A tuple, not an array: a sample line must not allocate.
         var values: (Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0)
+        var hinge: KernelHingeAngle?
         let expected = columns.count
         var column = 0
         var start = 0
         for end in 0...line.count where end == line.count || line[end] == UInt8(ascii: ",") {
             guard column < expected else { throw TraceLineError(line: number, message: columnMessage(line)) }
             let field = Self.trimmed(UnsafeBufferPointer(rebasing: line[start..<end]))
-            guard let value = DecimalParser.parse(field) else {
-                let text = Self.excerpt(field)
-                let name = TraceColumns.allNames[column]
-                throw TraceLineError(line: number, message: "\(name) \"\(text)\" is not a finite number")
-            }
-            switch column {
-            case 0: values.0 = value
-            case 1: values.1 = value
-            case 2: values.2 = value
-            case 3: values.3 = value
-            case 4: values.4 = value
-            case 5: values.5 = value
-            default: values.6 = value
+            if column == hingeColumn {
+                hinge = try Self.hingeAngle(field, number: number)
+            } else {
+                guard let value = DecimalParser.parse(field) else {
+                    let text = Self.excerpt(field)
+                    let name = columns.names[column]
+                    throw TraceLineError(line: number, message: "\(name) \"\(text)\" is not a finite number")
+                }
+                switch column {
+                case 0: values.0 = value
+                case 1: values.1 = value
+                case 2: values.2 = value
+                case 3: values.3 = value
+                case 4: values.4 = value
+                case 5: values.5 = value
+                default: values.6 = value
+                }
             }
             column += 1
             start = end + 1
@@ -84,7 +93,20 @@ public struct TraceLineParser: Sendable {
         }
         lastTime = values.0
         let base = columns.hasBase ? Vector3(values.4, values.5, values.6) : nil
-        return AccelSample(time: values.0, acceleration: Vector3(values.1, values.2, values.3), base: base)
+        return AccelSample(
+            time: values.0, acceleration: Vector3(values.1, values.2, values.3), base: base, hinge: hinge)
+    }
+
+    /// A hinge field: degrees from 0 to 360, as the live sensor gives them, or the word for an unknown angle.
+    private static func hingeAngle(
+        _ field: UnsafeBufferPointer<UInt8>, number: Int
+    ) throws(TraceLineError) -> KernelHingeAngle {
+        if field.elementsEqual(TraceFormat.unknownHingeAngle.utf8) { return .unknown }
+        guard let degrees = DecimalParser.parse(field), (0...360).contains(degrees) else {
+            let what = "is neither degrees from 0 to 360 nor \(TraceFormat.unknownHingeAngle)"
+            throw TraceLineError(line: number, message: "\(TraceColumns.hingeName) \"\(excerpt(field))\" \(what)")
+        }
+        return .degrees(degrees)
     }
 
     private mutating func readComment(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceLineError) {
@@ -93,7 +115,8 @@ public struct TraceLineParser: Sendable {
             let version = text.dropFirst("orientd trace v".count)
             // Compared as text, so that "02" or "+2" is not taken for a version nobody writes.
             guard TraceFormat.versions.contains(where: { "\($0)" == version }) else {
-                let known = TraceFormat.versions.map { "v\($0)" }.joined(separator: " and ")
+                let names = TraceFormat.versions.map { "v\($0)" }
+                let known = names.dropLast().joined(separator: ", ") + " and " + names.last!
                 throw TraceLineError(line: number, message: "unsupported trace version \"\(version)\"; this orientd reads \(known)")
             }
             return

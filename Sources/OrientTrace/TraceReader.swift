@@ -8,12 +8,12 @@ import Glibc
 /// Reads a trace file as a stream of samples, a chunk at a time, so a trace of hours is never loaded whole.
 ///
 /// Opening reads up to the header row, so ``metadata`` (the mount matrices above all) and ``columns`` (whether
-/// samples carry the base's reading) are known before the first sample. `-` reads standard input.
+/// samples carry the base's reading and the hinge angle) are known before the first sample. `-` reads standard input.
 public final class TraceReader {
     /// The name used in error messages: the path, or `<stdin>`.
     public let name: String
     public var metadata: TraceMetadata { parser.metadata }
-    /// `.displayAndBase` when every sample carries the base sensor's reading too.
+    /// Whether every sample carries the base sensor's reading too (`hasBase`), and the hinge angle (`hasHinge`).
     public var columns: TraceColumns { parser.columns }
 
     private let descriptor: FileDescriptor

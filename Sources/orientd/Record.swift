@@ -19,6 +19,7 @@ extension Orientd {
                 through to the file at once, so an interrupted recording is still a valid trace. On a convertible \
                 the keyboard base's sensor is recorded too, each display reading beside the base reading taken \
                 with it (a v2 trace, with the base's mount matrix); --display-only records the display alone (v1). \
+                Where the sensor comes with a kernel hinge sensor, its angle is recorded last on each line (v3). \
                 Stop the orientd service first if the sensor cannot be shared. Exit status: 0 after recording, 66 \
                 when no sensor was found, 73 when the file cannot be written.
                 """

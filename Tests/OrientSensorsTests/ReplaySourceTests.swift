@@ -135,6 +135,33 @@ struct ReplaySourceTests {
         #expect(samples[20].time > samples[19].time, "the second loop goes on in time")
     }
 
+    @Test("A trace with the hinge's column is a machine with a hinge sensor: described so, each angle played")
+    func hingeAngles() async throws {
+        let angles: [KernelHingeAngle] = [.degrees(100), .unknown, .degrees(350.5)]
+        var text = TraceFormat.preamble(TraceMetadata(source: "hinged"), columns: .displayAndHinge)
+        for (i, angle) in angles.enumerated() {
+            text += TraceFormat.line(AccelSample(time: Double(i) * 0.1, acceleration: Vector3(0, -9.8, 0), hinge: angle))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).trace").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let events = await collect(try ReplaySource(path: path, speed: .max).events())
+        guard case .opened(let description) = events.first else {
+            Issue.record("no opened event first")
+            return
+        }
+        #expect(description.hinge == HingeSensorDescription(id: path, name: "trace"))
+        #expect(description.base == nil)
+        let samples = events.compactMap { event -> AccelSample? in if case .sample(let sample) = event { sample } else { nil } }
+        #expect(samples.map(\.hinge) == angles)
+
+        let plain = await collect(try ReplaySource(path: try traceFile(count: 3), speed: .max).events(), limit: 1)
+        guard case .opened(let without) = plain.first else {
+            Issue.record("no opened event first")
+            return
+        }
+        #expect(without.hinge == nil, "a trace without the column has no hinge sensor")
+    }
+
     @Test("A missing or malformed trace fails at start, naming the file")
     func badTrace() throws {
         #expect(throws: TraceError.self) { try ReplaySource(path: "/nonexistent.trace") }

@@ -65,8 +65,16 @@ final class ConvertibleBench {
         return sink
     }
 
-    func open(base: MountMatrix? = .identity) {
-        send(.opened(SensorDescription(id: "t", name: "t", mode: .replay, baseMountMatrix: base)))
+    func open(base: MountMatrix? = .identity, hinge: HingeSensorDescription? = nil) {
+        send(.opened(SensorDescription(id: "t", name: "t", mode: .replay, baseMountMatrix: base, hinge: hinge)))
+    }
+
+    /// Holds a pose for `seconds` at 10 Hz (a kernel hinge sensor's rate), the kernel reading `angle` and no base.
+    func hold(_ display: Vector3, kernel angle: KernelHingeAngle, seconds: Double = 1) {
+        for _ in 0..<Int(seconds * 10) {
+            time += 0.1
+            send(.sample(AccelSample(time: time, acceleration: display, hinge: angle)))
+        }
     }
 
     /// Holds a pose for `seconds` at 50 Hz. `hinge`: the angle the base reading is built for; `nil` sends the

@@ -148,6 +148,26 @@ struct TabletModeSwitchPublishingTests {
         #expect(states(alone) == [.none])
     }
 
+    @Test("A replayed trace with a hinge column counts as one with a base: its angles decide, and fold it to on")
+    func replayedHinge() {
+        let bench = Bench()
+        let keeper = subscribeKeeper(bench)
+        bench.open(base: nil, hinge: HingeSensorDescription(id: "t", name: "trace"))
+        #expect(bench.decisions == [
+            TabletModeSwitchDecision(wanted: true, reason: "the hinge angles beside t, and no other tablet-mode switch"),
+        ])
+        bench.hold(Bench.portrait, kernel: .degrees(110))
+        bench.hold(Bench.portrait, kernel: .degrees(300))
+        #expect(states(keeper) == [.none, .off, .on])
+
+        // With a base too, the hinge is named, as the machine's decision names it first.
+        let both = Bench()
+        let other = subscribeKeeper(both)
+        both.open(hinge: HingeSensorDescription(id: "t", name: "trace"))
+        #expect(both.decisions.map(\.reason) == ["the hinge angles beside t, and no other tablet-mode switch"])
+        withExtendedLifetime(other) {}
+    }
+
     @Test("status says the state and why")
     func status() throws {
         let bench = Bench()

@@ -30,11 +30,11 @@ public enum TraceFiles {
         return path
     }
 
-    /// Writes `samples` as a trace, with the base's columns whenever they carry them.
+    /// Writes `samples` as a trace, with the base's columns and the hinge's whenever the first sample carries them.
     public static func write(
         _ samples: [AccelSample], metadata: TraceMetadata = TraceMetadata(), name: String = "written.trace"
     ) throws -> String {
-        let columns: TraceColumns = samples.first?.base == nil ? .display : .displayAndBase
+        let columns = TraceColumns(base: samples.first?.base != nil, hinge: samples.first?.hinge != nil)
         return try write(text: TraceFormat.preamble(metadata, columns: columns) + samples.map(TraceFormat.line).joined(), name: name)
     }
 

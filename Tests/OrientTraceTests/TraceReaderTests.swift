@@ -52,7 +52,7 @@ struct TraceReaderTests {
         ("t,x,y,z\n0,1,2,3\n1,1,2,3\n0.5,1,2,3\n", "test.trace:4: time 0.5 does not increase"),
         ("t,x,y,z\n1,1,2,3\n1,1,2,3\n", "test.trace:3: time 1.0 does not increase"),
         ("t,x,y,z\n0,1,,3\n", "test.trace:2: y \"\" is not a finite number"),
-        ("# orientd trace v3\nt,x,y,z\n", "test.trace:1: unsupported trace version \"3\"; this orientd reads v1 and v2"),
+        ("# orientd trace v4\nt,x,y,z\n", "test.trace:1: unsupported trace version \"4\"; this orientd reads v1, v2 and v3"),
         ("# orientd trace v02\nt,x,y,z\n", "test.trace:1: unsupported trace version \"02\""),
         ("# mount-matrix: 1, 0, 0; 0, 1, 0\nt,x,y,z\n", "test.trace:1: bad mount matrix"),
         ("t,x,y,z\n0,1,2,3\n0.1,1e999,2,3\n", "test.trace:3: x \"1e999\" is not a finite number"),

@@ -46,6 +46,25 @@ struct ClassifyConvertibleTests {
         #expect((angles.last ?? 0) >= 355)
     }
 
+    @Test("A trace with a hinge column and no base: the kernel's angles make the posture, unknown holds it")
+    func kernelHinge() throws {
+        // The fold as a machine with a hinge sensor and the display's accelerometer alone, the sensor unable to
+        // tell for a while once folded.
+        let samples = ConvertibleTrace.fold.enumerated().map { i, sample in
+            let theta = sample.time < 2 ? 100 : min(360, 100 + 260 * (sample.time - 2))
+            let hinge: KernelHingeAngle = i >= 200 ? .unknown : .degrees(theta.rounded())
+            return AccelSample(time: sample.time, acceleration: sample.acceleration, hinge: hinge)
+        }
+        let path = try ConvertibleTrace.write(samples)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("# orientd trace v3\nt,x,y,z,hinge\n"))
+        let lines = try classify(path)
+        let first = try #require(lines.first)
+        #expect(first.t == 0 && first.hingeAngle == .some(100), "the kernel's angle from the first sample")
+        #expect(lines.compactMap(\.posture).first == "laptop" && lines.compactMap(\.posture).last == "tablet")
+        #expect(lines.compactMap { $0.tabletMode ?? nil } == [false, true])
+        #expect(!lines.contains { $0.t >= 4 && ($0.posture != nil || $0.tabletMode != nil) }, "unknown holds the posture")
+    }
+
     @Test("classify and plot take the daemon's tablet-mode angles: later on, later off, and a bad pair refused")
     func tabletModeAngles() throws {
         let path = try ConvertibleTrace.write(ConvertibleTrace.fold)
@@ -162,7 +181,7 @@ struct ClassifyConvertibleTests {
         #expect(both.contains { $0.posture != nil }, "and the posture lines come beside them")
     }
 
-    @Test("Malformed base columns exit 65 naming the line and field; bad new options exit 64")
+    @Test("Malformed base or hinge columns exit 65 naming the line and field; bad new options exit 64")
     func errors() throws {
         let badPath = try TraceFiles.write(text: "# orientd trace v2\nt,x,y,z,bx,by,bz\n0,0,-9.8,0,0,0,-9.8\n0.1,0,-9.8,0,abc,0,-9.8\n")
         let bad = InProcessOrientd.run(["classify", badPath])
@@ -172,10 +191,14 @@ struct ClassifyConvertibleTests {
         let short = InProcessOrientd.run(["classify", shortPath])
         #expect(short.status == 65)
         #expect(short.stderr.contains("\(shortPath):2: expected 7 columns t,x,y,z,bx,by,bz, found 5"), "\(short.stderr)")
-        let futurePath = try TraceFiles.write(text: "# orientd trace v3\nt,x,y,z\n")
+        let futurePath = try TraceFiles.write(text: "# orientd trace v4\nt,x,y,z\n")
         let future = InProcessOrientd.run(["classify", futurePath])
         #expect(future.status == 65)
-        #expect(future.stderr.contains(#"\#(futurePath):1: unsupported trace version "3""#), "\(future.stderr)")
+        #expect(future.stderr.contains(#"\#(futurePath):1: unsupported trace version "4""#), "\(future.stderr)")
+        let hingePath = try TraceFiles.write(text: "# orientd trace v3\nt,x,y,z,hinge\n0,0,-9.8,0,90\n0.1,0,-9.8,0,500\n")
+        let hinge = InProcessOrientd.run(["classify", hingePath])
+        #expect(hinge.status == 65)
+        #expect(hinge.stderr.contains(#"\#(hingePath):4: hinge "500" is neither degrees from 0 to 360 nor unknown"#), "\(hinge.stderr)")
         for options in [["--rotate-in", "sideways"], ["--base-mount-matrix", "1, 0, 0"], ["--rotate-in"]] {
             let usage = InProcessOrientd.run(["classify", TraceFiles.fold] + options)
             #expect(usage.status == 64, "\(options)")

@@ -4,8 +4,8 @@ import OrientTrace
 
 /// Reads the input as a trace two ways and checks that:
 /// - TraceReader (chunked file reading) and TraceLineParser fed line by line agree on every sample and error;
-/// - samples are finite with increasing times, carry a base reading exactly when the header row has its
-///   columns, and errors carry a line number inside the input;
+/// - samples are finite with increasing times, carry a base reading and a hinge angle exactly when the header row
+///   has their columns, angles from 0 to 360, and errors carry a line number inside the input;
 /// - the metadata of an accepted trace survives writing: the preamble TraceFormat writes for it reads back to
 ///   a preamble that writes identically, with the same mount matrices and columns.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -29,6 +29,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(sample.time.isFinite && a.x.isFinite && a.y.isFinite && a.z.isFinite, "non-finite sample")
         precondition((sample.base != nil) == direct.columns.hasBase, "a base reading without base columns, or none with")
         if let b = sample.base { precondition(b.x.isFinite && b.y.isFinite && b.z.isFinite, "non-finite base reading") }
+        precondition((sample.hinge != nil) == direct.columns.hasHinge, "a hinge angle without its column, or none with")
+        if let degrees = sample.hinge?.degrees { precondition((0...360).contains(degrees), "a hinge angle out of range") }
         precondition(sample.time > previous, "time does not increase")
         previous = sample.time
     }

@@ -2,8 +2,10 @@ import OrientCore
 
 /// The convertible scenarios the posture defaults are tuned and tested against.
 public enum FoldLibrary {
-    /// Every scenario at one rate, with the sensors' noise, bias and mountings drawn from `seed`.
-    public static func all(rate: Double, seed: UInt64) -> [FoldScenario] {
+    /// Every scenario at one rate, with the sensors' noise, bias and mountings drawn from `seed`. With a
+    /// `hingeSensor`, each timeline as a machine with that sensor and no base accelerometer would read it: the
+    /// display's readings the same as with two accelerometers.
+    public static func all(rate: Double, seed: UInt64, hingeSensor: FoldHingeSensor? = nil) -> [FoldScenario] {
         var random = SeededRandom(seed: seed &* 104_729 &+ UInt64(rate))
         func wobble(_ degrees: Double) -> Wobble { .hand(degrees, using: &random) }
         func sensor() -> SensorModel {
@@ -22,7 +24,7 @@ public enum FoldLibrary {
         let laptop = FoldPose.onDesk(random.uniform(100...125))
         let lap = FoldPose(display: Pose(angle: random.uniform(-8...8), tilt: laptop.hinge - 90 + 15), hinge: laptop.hinge)
         let tablet = FoldPose.tablet(angle: 0, tilt: random.uniform(20...45))
-        let hz = "@\(Int(rate))Hz#\(seed)"
+        let hz = (hingeSensor.map { "+\($0)" } ?? "") + "@\(Int(rate))Hz#\(seed)"
         let timelines: [(String, FoldPose, [FoldPiece])] = [
             ("opening-from-closed", .onDesk(0), [
                 .hold(.onDesk(0), seconds: 2),
@@ -90,7 +92,7 @@ public enum FoldLibrary {
         ]
         return timelines.map { name, start, pieces in
             FoldScenario.make(name + hz, rate: rate, start: start, pieces: pieces, display: sensor(), base: sensor(),
-                              seed: random.next())
+                              hingeSensor: hingeSensor, seed: random.next())
         }
     }
 }

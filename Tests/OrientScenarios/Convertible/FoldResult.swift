@@ -12,6 +12,8 @@ public struct FoldResult: Sendable {
     public let spuriousTabletModeChanges: Int
     /// |θ read − θ true| on holds and typing, past the first half second, wherever θ was known (degrees).
     public let hingeErrors: [Double]
+    /// The same on holds alone: typing flexes the lid about its θ by a degree, which a kernel sensor reads.
+    public let holdHingeErrors: [Double]
     /// From the end of each fold into tablet mode to tablet mode on (0 when it came before the end), seconds.
     public let tabletModeReactions: [Double]
     /// From the end of each fold into a tablet to the `tablet` posture, seconds.
@@ -22,7 +24,8 @@ extension FoldScenario {
     /// A little time after a piece begins in which the previous move's commits may still land (filter and settle).
     static let grace = 0.4
 
-    /// Runs the engine over the samples, as `orientd classify` would over a trace of them.
+    /// Runs the engine over the samples, as `orientd classify` would over a trace of them. With a hinge sensor, θ is
+    /// the kernel's, and the truth it is scored against is the pose's, as with two accelerometers.
     public func run(
         settings: PostureSettings = PostureSettings(), classifier: ClassifierSettings = ClassifierSettings(),
         repairHandedness: Bool = true
@@ -38,6 +41,7 @@ extension FoldScenario {
         var tabletCommits: [(Double, Bool)] = []
         var interfaceAt: [(Double, InterfaceOrientation)] = []
         var hingeErrors: [Double] = []
+        var holdHingeErrors: [Double] = []
         var piece = 0
         for sample in samples {
             let update = try! engine.feed(sample)
@@ -48,14 +52,17 @@ extension FoldScenario {
             let e = expectations[piece]
             if let truth = e.hinge, sample.time - e.start > 0.5, let read = engine.posture?.hingeAngle {
                 hingeErrors.append(abs(read - truth))
+                if case .hold = e.kind { holdHingeErrors.append(abs(read - truth)) }
             }
         }
-        return judge(postures: postureCommits, tabletModes: tabletCommits, interfaces: interfaceAt, hingeErrors: hingeErrors)
+        return judge(
+            postures: postureCommits, tabletModes: tabletCommits, interfaces: interfaceAt, hingeErrors: hingeErrors,
+            holdHingeErrors: holdHingeErrors)
     }
 
     private func judge(
         postures: [(Double, Posture)], tabletModes: [(Double, Bool)], interfaces: [(Double, InterfaceOrientation)],
-        hingeErrors: [Double]
+        hingeErrors: [Double], holdHingeErrors: [Double]
     ) -> FoldResult {
         var failures: [String] = []
         func format(_ t: Double) -> String { String(Double(Int(t * 1000)) / 1000) }
@@ -64,13 +71,15 @@ extension FoldScenario {
         func allows(_ i: Int, posture: Posture) -> Bool {
             switch expectations[i].kind {
             case .hold(let p, _, _): p == posture
-            case .move(let passing, _): passing.contains(posture)
+            case .move(let passing, _), .follow(let passing, _): passing.contains(posture)
             case .keep: false
             }
         }
         func allows(_ i: Int, tabletMode: Bool) -> Bool {
-            if case .move(_, let mode) = expectations[i].kind { return mode == tabletMode }
-            return false
+            switch expectations[i].kind {
+            case .move(_, let mode), .follow(_, let mode): mode == tabletMode
+            case .hold, .keep: false
+            }
         }
         for (t, posture) in postures {
             let i = index(at: t)
@@ -128,13 +137,14 @@ extension FoldScenario {
                 {
                     postureReactions.append(max(0, tablet.0 - e.end))
                 }
-            case .keep:
+            case .keep, .follow:
                 break
             }
         }
         return FoldResult(
             scenario: name, failures: failures, holdsRight: holdsRight, holds: holds,
-            spuriousTabletModeChanges: spurious, hingeErrors: hingeErrors, tabletModeReactions: tabletReactions,
+            spuriousTabletModeChanges: spurious, hingeErrors: hingeErrors, holdHingeErrors: holdHingeErrors,
+            tabletModeReactions: tabletReactions,
             tabletPostureReactions: postureReactions)
     }
 }

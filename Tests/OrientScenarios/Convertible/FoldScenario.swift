@@ -11,6 +11,9 @@ public struct FoldExpectation: Sendable {
         case move(passing: Set<Posture>, tabletMode: Bool)
         /// Carried, typed on or held as a book: no change at all.
         case keep
+        /// Held as a book with a kernel hinge sensor, which reads θ whatever the attitude: the posture may follow
+        /// it through these, and tablet mode is `tabletMode` (as θ leaves it); nothing is measured.
+        case follow(passing: Set<Posture>, tabletMode: Bool)
     }
 
     public let start: Double
@@ -25,31 +28,60 @@ public struct FoldScenario: Sendable {
     public let name: String
     public let rate: Double
     public let mountMatrix: MountMatrix
+    /// Identity where a kernel hinge sensor stands in for the base sensor, as the daemon's engine has it.
     public let baseMountMatrix: MountMatrix
-    /// Display readings in `acceleration`, base readings in `base`, each in its sensor's frame.
+    /// `nil` for two accelerometers; else the kernel hinge sensor read beside the display's, with no base sensor.
+    public let hingeSensor: FoldHingeSensor?
+    /// Display readings in `acceleration`, each in its sensor's frame, with base readings in `base` or, with a
+    /// hinge sensor, its angle in `hinge`.
     public let samples: [AccelSample]
     public let expectations: [FoldExpectation]
 
-    /// Samples a timeline at `rate` Hz; each sensor adds its own noise, bias, tremor and mounting.
+    /// Samples a timeline at `rate` Hz; each sensor adds its own noise, bias, tremor and mounting. With a
+    /// `hingeSensor` the display's readings are those it has without one, and the base's give way to the angle.
     public static func make(
         _ name: String, rate: Double, start: FoldPose, pieces: [FoldPiece], display: SensorModel = SensorModel(),
-        base: SensorModel = SensorModel(), seed: UInt64
+        base: SensorModel = SensorModel(), hingeSensor: FoldHingeSensor? = nil, seed: UInt64
     ) -> FoldScenario {
         var random = SeededRandom(seed: seed)
         let timeline = Timeline<FoldPiece>(start: start, pieces: pieces)
+        var kernel = hingeSensor.map { sensor in
+            KernelHingeReads(sensor: sensor, seed: seed) { t in
+                let now = timeline.state(at: t)
+                return (now.hinge, now.gravity)
+            }
+        }
         var samples: [AccelSample] = []
         samples.reserveCapacity(Int(timeline.duration * rate) + 1)
         SampleTimes.forEach(rate: rate, duration: timeline.duration, jitter: display.jitter, random: &random) { t, random in
-            let (force, hinge) = timeline.state(at: t)
-            let baseReading = HingeGeometry.base(fromDisplay: force, hingeAngle: hinge)
-            samples.append(AccelSample(
-                time: t, acceleration: display.measure(force, random: &random),
-                base: base.measure(baseReading, random: &random)))
+            let now = timeline.state(at: t)
+            let baseReading = HingeGeometry.base(fromDisplay: now.force, hingeAngle: now.hinge)
+            // The base is measured even where it is not kept, so that the display's noise is drawn alike.
+            var sample = AccelSample(
+                time: t, acceleration: display.measure(now.force, random: &random),
+                base: base.measure(baseReading, random: &random))
+            if kernel != nil {
+                sample.base = nil
+                sample.hinge = kernel?.angle(at: t)
+            }
+            samples.append(sample)
         }
+        let expectations = timeline.expectations(readsVerticalHinge: hingeSensor?.readsVerticalHinge ?? false)
         return FoldScenario(
             name: name, rate: rate, mountMatrix: display.published ?? display.mounting,
-            baseMountMatrix: base.published ?? base.mounting, samples: samples, expectations: timeline.expectations)
+            baseMountMatrix: hingeSensor == nil ? base.published ?? base.mounting : .identity, hingeSensor: hingeSensor,
+            samples: samples, expectations: expectations)
     }
+}
+
+/// One instant of a convertible scenario's timeline, in the display's device frame.
+struct FoldInstant {
+    /// What the display's accelerometer feels: gravity and the hand's (the keys', the walk's) own acceleration.
+    let force: Vector3
+    /// Gravity alone: what tells a hinge sensor's EC whether the hinge axis is vertical.
+    let gravity: Vector3
+    /// The true hinge angle, degrees.
+    let hinge: Double
 }
 
 extension FoldPiece: TimelinePiece {
@@ -62,8 +94,9 @@ extension FoldPiece: TimelinePiece {
 
 extension Timeline where Stretch == FoldPiece {
     /// What the posture tracker must do in each piece. Tablet mode follows the hinge as the core's defaults set
-    /// it: on from `tabletModeOnAngle`, off again at `tabletModeOffAngle`.
-    var expectations: [FoldExpectation] {
+    /// it: on from `tabletModeOnAngle`, off again at `tabletModeOffAngle`. Held as a book, nothing may change
+    /// unless `readsVerticalHinge`: a sensor that reads θ then lets the posture follow it.
+    func expectations(readsVerticalHinge: Bool) -> [FoldExpectation] {
         let settings = PostureSettings()
         var tabletMode = (placed.first?.from.hinge ?? 0) >= settings.tabletModeOnAngle
         return placed.map { placed in
@@ -75,6 +108,12 @@ extension Timeline where Stretch == FoldPiece {
                     kind: .hold(p.idealPosture, tabletMode: tabletMode, interface: interface), hinge: p.hinge)
             case .typing(let p, _, _):
                 return FoldExpectation(start: placed.start, end: placed.end, kind: .keep, hinge: p.hinge)
+            case .book(let p, _, _) where readsVerticalHinge:
+                if p.hinge >= settings.tabletModeOnAngle { tabletMode = true }
+                if p.hinge <= settings.tabletModeOffAngle { tabletMode = false }
+                return FoldExpectation(
+                    start: placed.start, end: placed.end,
+                    kind: .follow(passing: Self.passing(from: placed.from, to: p), tabletMode: tabletMode), hinge: nil)
             case .walk, .book:
                 return FoldExpectation(start: placed.start, end: placed.end, kind: .keep, hinge: nil)
             case .move(let p, _):
@@ -102,14 +141,16 @@ extension Timeline where Stretch == FoldPiece {
         FoldPose(display: Pose.interpolate(a.display, b.display, u), hinge: a.hinge + (b.hinge - a.hinge) * u)
     }
 
-    /// The specific force in the display frame (gravity plus the hand's own acceleration) and the hinge angle.
-    func state(at t: Double) -> (Vector3, Double) {
+    /// The specific force in the display frame (gravity plus the hand's own acceleration), gravity alone, and
+    /// the hinge angle.
+    func state(at t: Double) -> FoldInstant {
         let (current, local) = current(at: t)
         switch current.piece {
         case .hold(let pose, _, let wobble), .book(let pose, _, let wobble):
             let display = Pose(
                 angle: pose.display.angle + wobble.value(at: t), tilt: pose.display.tilt + wobble.value(at: t + 7.3))
-            return (display.reading(), pose.hinge)
+            let gravity = display.reading()
+            return FoldInstant(force: gravity, gravity: gravity, hinge: pose.hinge)
         case .typing(let pose, _, let onLap):
             let sway = onLap ? 3.0 : 0.3
             let display = Pose(
@@ -119,17 +160,19 @@ extension Timeline where Stretch == FoldPiece {
             let jolt = Self.keyJolt(at: t, strength: onLap ? 3.5 : 0.8)
             // The lid shakes about the hinge with each key, a degree or so.
             let flex = 1.0 * Double.sin(2 * .pi * 6 * t)
-            return (gravity + gravity * (jolt / 9.80665), pose.hinge + flex)
+            return FoldInstant(force: gravity + gravity * (jolt / 9.80665), gravity: gravity, hinge: pose.hinge + flex)
         case .move(let to, let seconds):
             let u = local / seconds
             let pose = Self.interpolate(current.from, to, Hand.eased(u))
             let push = Hand.push(u)
-            return (pose.display.reading() + Vector3(0.4 * push, 0.3 * push, push), pose.hinge)
+            let gravity = pose.display.reading()
+            return FoldInstant(force: gravity + Vector3(0.4 * push, 0.3 * push, push), gravity: gravity, hinge: pose.hinge)
         case .walk(let pose, _):
             let gait = Gait(at: t)
             let gravity = gait.rocking(pose.display).reading()
-            return (gravity + gravity * (gait.vertical / 9.80665) + Vector3(gait.sway, 0, 0),
-                    pose.hinge + 0.5 * Double.sin(gait.step))
+            return FoldInstant(
+                force: gravity + gravity * (gait.vertical / 9.80665) + Vector3(gait.sway, 0, 0), gravity: gravity,
+                hinge: pose.hinge + 0.5 * Double.sin(gait.step))
         }
     }
 
