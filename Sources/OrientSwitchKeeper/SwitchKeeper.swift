@@ -9,7 +9,8 @@ import Glibc
 /// `orientd-tablet-mode-switch`: the one part of orientd that writes /dev/uinput. It keeps a tablet-mode switch
 /// (EV_SW and SW_TABLET_MODE only: a uinput device cannot gain other capabilities once made) as orientd's socket
 /// says, and takes no other input: it sends one request and reads three exact lines (``SwitchCommand``). orientd
-/// decides; a compromised daemon can only turn the switch on or off.
+/// decides; a compromised daemon can only turn the switch on or off. A seccomp filter (``UinputRequestFilter``),
+/// set before it reads anything, lets the keeper itself make no uinput device but such a switch.
 ///
 /// One thread, blocking in poll(2) on the socket and a signalfd: no event loop, no wakeup while nothing changes.
 /// When orientd's stream ends (it stopped, restarted, or the connection broke) the switch reports 0 and goes, and
@@ -39,6 +40,8 @@ public struct SwitchKeeper: ParsableCommand {
         guard let signals = Self.stopSignals() else {
             throw ValidationError("cannot take SIGTERM and SIGINT: \(String(cString: strerror(errno)))")
         }
+        // Before anything is read from orientd. A kernel without seccomp leaves the unit's own sandbox.
+        do { try UinputRequestFilter.restrictToTabletModeSwitch() } catch { Self.say("\(error); going on without it") }
         let device = KeptSwitch(path: uinput)
         var delay = Self.firstDelay
         while true {

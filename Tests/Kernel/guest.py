@@ -154,6 +154,11 @@ class Keeper:
         path = self.folder / "stand-in.log"
         return path.read_text() if path.exists() else ""
 
+    @property
+    def pid(self):
+        path = self.folder / "service.pid"
+        return int(path.read_text()) if path.exists() else None
+
 
 class Fixture:
     """A fixture program that takes one JSON command a line on standard input and answers each with one JSON line,

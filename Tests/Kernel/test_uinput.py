@@ -56,6 +56,11 @@ class TabletModeSwitchTests(KernelTestCase):
         daemon = self.service.daemon_pid
         held = [os.readlink(f"/proc/{daemon}/fd/{fd}") for fd in os.listdir(f"/proc/{daemon}/fd")]
         self.assertNotIn("/dev/uinput", held)
+        # The keeper's seccomp filter is on (2: a filter), so it could make no other device than this switch.
+        status = pathlib.Path(f"/proc/{keeper.pid}/status").read_text()
+        self.assertIn("Seccomp:\t2\n", status)
+        self.assertIn("NoNewPrivs:\t1\n", status)
+        self.assertNotIn("seccomp filter on uinput requests", keeper.log)
         keeper.stop()
         wait_for(lambda: input_device(NAME) is None, what="the switch removed with its keeper")
 

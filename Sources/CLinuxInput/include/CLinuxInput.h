@@ -26,4 +26,11 @@ int orientd_uinput_create(int fd, const char *name, unsigned short vendor, unsig
 /// UI_DEV_DESTROY.
 int orientd_uinput_destroy(int fd);
 
+/// Installs a seccomp filter on the calling thread (and the threads it starts later) that refuses, with EPERM, every
+/// uinput request but those a tablet-mode switch needs: UI_SET_EVBIT with EV_SW, UI_SET_SWBIT with SW_TABLET_MODE,
+/// UI_DEV_SETUP, UI_DEV_CREATE and UI_DEV_DESTROY. So a compromised caller can make no device that types or points.
+/// Sets no_new_privs first, as the kernel requires of an unprivileged caller. Irreversible. Returns 0, or -1 with
+/// errno set (ENOSYS on an architecture it does not know).
+int orientd_uinput_restrict_requests(void);
+
 #endif
