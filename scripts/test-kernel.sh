@@ -54,8 +54,8 @@ else
 fi
 
 # Intel's hinge driver, which Debian's kernel is built without, for test_hinge: built here from Debian's source of
-# this kernel (scripts/kernel-hinge-module.sh, cached; about 20 s the first time), and loaded by the test. Where it
-# cannot be built the test is skipped, saying why; in CI that fails the run instead.
+# this kernel (scripts/kernel-hinge-module.sh: 8 s the first time here, then cached), and loaded by the test. Where
+# it cannot be built the test is skipped, saying why; in CI that fails the run instead.
 hinge_required=
 for name in "${on_9p[@]}"; do
     case $name in test_hinge | test_hinge.*) hinge_required=yes ;; esac
