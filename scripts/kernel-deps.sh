@@ -26,6 +26,17 @@ if ! command -v apt-get >/dev/null; then
 fi
 "$here/build-deps.sh" "${packages[@]}"
 
+# linux-headers-RELEASE for the kernel the tests boot (chosen as scripts/test-kernel.sh chooses it), of its exact
+# version: Debian's kernel is built without Intel's hinge driver, which scripts/kernel-hinge-module.sh builds against
+# these headers for test_hinge. They bring gcc-12 and the kernel's kbuild (linux-headers-amd64 would not do: on a
+# machine whose linux-image-amd64 is older than the archive's, it installs the archive's newer headers). Where the
+# archive no longer has them, test_hinge is skipped, saying why (in CI, scripts/test-kernel.sh fails instead).
+kernel=${KERNEL:-$( (ls /boot/vmlinuz-*-amd64 2>/dev/null || true) | sort -V | tail -n 1)}
+if [ -n "$kernel" ]; then
+    "$here/build-deps.sh" "linux-headers-${kernel#/boot/vmlinuz-}" ||
+        echo "kernel-deps: could not install linux-headers-${kernel#/boot/vmlinuz-}: test_hinge will be skipped" >&2
+fi
+
 # The version the tests were written against; a later one is taken if pip is told to.
 if ! command -v vng >/dev/null; then
     echo "kernel-deps: installing virtme-ng from PyPI"

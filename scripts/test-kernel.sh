@@ -7,9 +7,10 @@
 # The guest sees this machine's files read-only, with /etc, /usr and /var as overlays whose writes are thrown away at
 # the end, so nothing it installs or changes stays. It needs the kernel (KERNEL, else the newest
 # /boot/vmlinuz-*-amd64), virtme-ng's vng, qemu and busybox (scripts/kernel-deps.sh installs them), and the release
-# build with its manuals (`make`), which it installs. KVM is tried first when /dev/kvm opens, for a boot that does
-# nothing, and left for qemu's emulation (TCG) when that fails or hangs; ORIENTD_KERNEL_KVM=no skips the try. A
-# machine where no guest boots fails here, saying so: it never passes silently.
+# build with its manuals (`make`), which it installs; test_hinge also the kernel's headers, for Intel's hinge driver
+# (scripts/kernel-hinge-module.sh). KVM is tried first when /dev/kvm opens, for a boot that does nothing, and left for
+# qemu's emulation (TCG) when that fails or hangs; ORIENTD_KERNEL_KVM=no skips the try. A machine where no guest boots
+# fails here, saying so: it never passes silently.
 #
 # Usage: scripts/test-kernel.sh [TEST...]   (TEST as unittest names it: test_uinput, test_uinput.TabletModeSwitchTests)
 # ORIENTD_KERNEL_LOG_LEVEL=debug gives the daemon's debug lines in a failed test's log; ORIENTD_KERNEL_STILL=S
@@ -52,10 +53,26 @@ else
     done
 fi
 
+# Intel's hinge driver, which Debian's kernel is built without, for test_hinge: built here from Debian's source of
+# this kernel (scripts/kernel-hinge-module.sh: 8 s the first time here, then cached), and loaded by the test. Where
+# it cannot be built the test is skipped, saying why; in CI that fails the run instead.
+hinge_required=
+for name in "${on_9p[@]}"; do
+    case $name in test_hinge | test_hinge.*) hinge_required=yes ;; esac
+done
+if [ -n "$hinge_required" ]; then
+    if ! scripts/kernel-hinge-module.sh "$release" > /dev/null; then
+        [ -z "${CI:-}" ] || fail "Intel's hinge driver could not be built for $release (above); CI needs test_hinge"
+        echo "test-kernel: test_hinge will be skipped: $(cat ".build/kernel-hinge/$release/why-not" 2>/dev/null)"
+    fi
+fi
+
 # The guest's environment is vng's own: what the tests read of this one is passed on the command line.
 guest_environment="ORIENTD_KERNEL_LOG_LEVEL=${ORIENTD_KERNEL_LOG_LEVEL:-info}"
 # The side-by-side test's still window (test_side_by_side.py), shorter for a quick look.
 [ -z "${ORIENTD_KERNEL_STILL:-}" ] || guest_environment+=" ORIENTD_KERNEL_STILL=$ORIENTD_KERNEL_STILL"
+# In CI the hinge driver must load in the guest too: test_hinge fails where it would be skipped.
+[ -z "${CI:-}" ] || guest_environment+=" ORIENTD_KERNEL_HINGE=required"
 
 # Runs one guest to its end: vng's options, then the tests; says how it ended, and fails on a guest that never ran.
 run_guest() {

@@ -340,8 +340,11 @@ class KernelTestCase(unittest.TestCase):
     def run(self, result=None):
         result = super().run(result)
         if result is not None and any(test is self for test, _ in result.failures + result.errors):
-            # On unittest's own stream, so that it stays in order with the failure it explains.
-            sys.stderr.write(f"\n--- the daemon's log for {self.id()} ---\n{self.service.log}--- end of log ---\n")
+            # On unittest's own stream, so that it stays in order with the failure it explains. A test whose own
+            # setUp failed before this one's ran has no service, and unittest's report is all there is.
+            service = getattr(self, "service", None)
+            if service is not None:
+                sys.stderr.write(f"\n--- the daemon's log for {self.id()} ---\n{service.log}--- end of log ---\n")
             for state in FINAL_STATES:
                 sys.stderr.write(state + "\n")
             sys.stderr.flush()

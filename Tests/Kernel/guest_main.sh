@@ -31,6 +31,15 @@ cp -r Tests/Kernel "$copy/Tests/"
 cp -r Tests/OrientdTests/Fixtures "$copy/Tests/OrientdTests/"
 cp -r scripts Traces Systemd "$copy/"
 cp -r Benchmarks/Scripts "$copy/Benchmarks/"
+# Intel's hinge driver as the host built it for this kernel, or why it did not (scripts/kernel-hinge-module.sh):
+# test_hinge loads it.
+hinge=".build/kernel-hinge/$(uname -r)"
+if [ -d "$hinge" ]; then
+    mkdir -p "$copy/$hinge"
+    for file in hid-sensor-custom-intel-hinge.ko built-from why-not; do
+        [ ! -f "$hinge/$file" ] || cp "$hinge/$file" "$copy/$hinge/"
+    done
+fi
 
 # On a disk root (the guest that sleeps, for test_resume) the kernel's modules are still on 9p, which hangs after a
 # resume, and udev looks every new device up in their index. The index and the drivers the emulated hardware uses

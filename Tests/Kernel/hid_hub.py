@@ -8,10 +8,14 @@ collection with its own report ID, in the form Linux 6.1's hid-sensor-hub and II
   prox     human presence (HID-SENSOR-200011 -> "prox"): a presence/proximity value, 1 near, 0 far
   compass  compass 3D (HID-SENSOR-200083 -> "magn_3d"): tilt-compensated magnetic north heading in whole degrees,
            and magnetic flux x, y, z in gauss
+  hinge    Intel's hinge sensor, a custom sensor (HID-SENSOR-2000e1, taken by hid-sensor-custom, which makes
+           HID-SENSOR-INT-020b for it -> "hinge", from hid-sensor-custom-intel-hinge, a module Debian 12 does not
+           build: scripts/kernel-hinge-module.sh): the hinge, screen and keyboard angles in whole degrees. Not in
+           the default --sensors.
 Each has the properties hid-sensor-iio-common reads: report interval (ms), change sensitivity (in the data's own
-unit), power state and reporting state. The hub answers every GET_REPORT (feature: the properties; input: the
-current reading) and SET_REPORT (feature: the properties are stored), always, from a thread that only reads
-/dev/uhid, unless told to fall silent.
+unit), power state and reporting state; the hinge also its manufacturer and serial number, in 16-bit characters.
+The hub answers every GET_REPORT (feature: the properties; input: the current reading) and SET_REPORT (feature:
+the properties are stored), always, from a thread that only reads /dev/uhid, unless told to fall silent.
 
 Input reports, as real hubs send them: while a sensor is powered (D0/D1) and its reporting state is on, a reading
 goes out when some field differs from the last one sent by more than the change sensitivity (per field, in raw
@@ -32,10 +36,11 @@ the last user (runtime PM autosuspend). Each of these is one SET_REPORT of the w
 Prints {"ready": true, ...} once created. Commands, one JSON object a line on standard input, each answered with
 one JSON line on standard output ({"ok": false, "error": TEXT} when it cannot be done):
   {"set": SENSOR, "values": [...]}   the sensor's readings at once, in its own order: accel [x, y, z] m/s²,
-                       als [lux], prox [value], compass [heading°, flux x, y, z gauss] (a shorter list sets the
-                       first ones). Named forms: {"set": "als", "lux": L}, {"set": "prox", "near": BOOL} (1 or 0),
-                       {"set": "prox", "value": N}, {"set": "compass", "heading": DEG}, {"set": "compass",
-                       "flux": [X, Y, Z]}. Stops a playback of that sensor.         -> {"ok": true, "raw": [...]}
+                       als [lux], prox [value], compass [heading°, flux x, y, z gauss], hinge [hinge°, screen°,
+                       keyboard°] (a shorter list sets the first ones). Named forms: {"set": "als", "lux": L},
+                       {"set": "prox", "near": BOOL} (1 or 0), {"set": "prox", "value": N}, {"set": "compass",
+                       "heading": DEG}, {"set": "compass", "flux": [X, Y, Z]}, {"set": "hinge", "angle": DEG}.
+                       Stops a playback of that sensor.                          -> {"ok": true, "raw": [...]}
   {"play": PATH, "speed": 1, "loop": false, "columns": "display"|"base", "sensor": "accel"}
                        plays an orientd trace (docs/traces-and-tools.md: "t,x,y,z", v2 adds "bx,by,bz") into
                        the accelerometer in real time divided by speed: x, y, z, or with "columns": "base" the base
@@ -72,8 +77,9 @@ device's kernel name (0006:1209:PPPP.NNNN) and its modalias attribute carry it, 
 Encodings (see --help): the accelerometer as 32-bit fields in m/s² at exponent -5 by default (0.00001 m/s² a
 count: a trace reads back exactly), light in lux at exponent -2, presence as a plain 32-bit count, the heading in
 whole degrees (the kernel gives in_rot_scale 1 whatever the exponent, so finer steps would read wrong), flux in
-gauss at exponent -3. Units are written in the byte order the kernel compares them in, which is the reverse of
-the HID specification's: written the specification's way, the kernel ignores the unit and its exponent.
+gauss at exponent -3, the hinge's angles in whole degrees (its driver's in_angl_scale then reads 0.017453293, in
+radians). Units are written in the byte order the kernel compares them in, which is the reverse of the HID
+specification's: written the specification's way, the kernel ignores the unit and its exponent.
 
 Resolution: 0.00001 m/s² (the traces' own precision), 0.01 lux, 1 degree, 0.001 gauss, presence 1.
 """
@@ -221,6 +227,11 @@ def feature_item(flags):
 PROPERTY_REPORT_INTERVAL = 0x030E
 PROPERTY_REPORTING_STATE = 0x0316
 PROPERTY_POWER_STATE = 0x0319
+PROPERTY_MANUFACTURER, PROPERTY_SERIAL_NUMBER = 0x0305, 0x0307
+CUSTOM_VALUE_1 = 0x0544  # custom values 1 to 28 follow one another
+# The LUID of the one custom sensor Linux 6.1's hid-sensor-custom knows, the hinge; its first four characters name
+# the platform device it makes (HID-SENSOR-INT-020b).
+INTEL_HINGE_LUID = "020B000000000000"
 MODIFIER_CHANGE_SENSITIVITY_ABSOLUTE = 0x1000
 
 REPORTING_STATES = [(0x0840, "no events"), (0x0841, "all events"), (0x0842, "threshold events"),
@@ -286,6 +297,14 @@ class Sensitivity:
 
 
 @dataclass
+class Text:
+    """A read-only property given as a string of 16-bit characters (a manufacturer, a serial number)."""
+    name: str
+    usage: int
+    text: str
+
+
+@dataclass
 class SensorKind:
     key: str
     usage: int
@@ -293,10 +312,18 @@ class SensorKind:
     quantities: list
     sensitivities: list
     named_values: dict = field(default_factory=dict)  # "lux" -> index of the quantity it sets
+    texts: list = field(default_factory=list)  # Text properties, after the sensitivities in the feature report
+    # The platform device the IIO driver binds to, when it is not the hub's own cell: hid-sensor-custom makes one
+    # for a custom sensor it knows (HID-SENSOR-INT-020b for Intel's hinge), as a sibling of the cells.
+    driver_cell: str = None
 
     @property
     def platform_name(self):
         return f"HID-SENSOR-{0x200000 | self.usage:x}"
+
+    @property
+    def iio_cell(self):
+        return self.driver_cell or self.platform_name
 
 
 def sensitivity_encoding(data):
@@ -306,10 +333,11 @@ def sensitivity_encoding(data):
 
 
 def sensor_kinds(accel_encoding):
-    """The four sensors this hub can carry, the accelerometer in the encoding chosen on the command line."""
+    """The five sensors this hub can carry, the accelerometer in the encoding chosen on the command line."""
     light = Encoding(32, False, UNIT_LUX, -2)
     presence = Encoding(32, False, UNIT_NONE, 0)
     heading = Encoding(32, False, UNIT_DEGREES, 0)
+    angle = Encoding(32, True, UNIT_DEGREES, 0)
     flux = Encoding(32, True, UNIT_GAUSS, -3)
     return {
         "accel": SensorKind(
@@ -330,6 +358,20 @@ def sensor_kinds(accel_encoding):
             + [Quantity("heading", 0x0475, heading, "heading")],
             [Sensitivity("flux", 0x0484, flux), Sensitivity("heading", 0x0475, heading)],
             {"heading": 3}),
+        # Intel's hinge, as an Intel sensor hub (ISH) gives it: a custom sensor whose manufacturer is "INTEL" and
+        # whose serial number, after its first five characters, is the LUID hid-sensor-custom knows. It then makes
+        # the platform device HID-SENSOR-INT-020b, where hid-sensor-custom-intel-hinge binds and reads custom values
+        # 1 to 3 (hinge, screen and keyboard angles) as 32-bit fields, the sensitivity on the first.
+        "hinge": SensorKind(
+            "hinge", 0xE1, "hinge",
+            [Quantity(name, usage_id, angle, "angle")
+             for name, usage_id in (("hinge", CUSTOM_VALUE_1), ("screen", CUSTOM_VALUE_1 + 1),
+                                    ("keyboard", CUSTOM_VALUE_1 + 2))],
+            [Sensitivity("angle", CUSTOM_VALUE_1, sensitivity_encoding(angle))],
+            {"angle": 0},
+            [Text("manufacturer", PROPERTY_MANUFACTURER, "INTEL"),
+             Text("serial number", PROPERTY_SERIAL_NUMBER, "LUID:" + INTEL_HINGE_LUID)],
+            driver_cell="HID-SENSOR-INT-020b"),
     }
 
 
@@ -340,7 +382,7 @@ def field_format(encoding):
 
 def sensor_collection(kind, number):
     """One sensor's top-level Physical collection: its feature report (reporting state, power state, report
-    interval, change sensitivities) and its input report (one Input item per data field: the kernel refuses a
+    interval, change sensitivities, texts) and its input report (one Input item per data field: the kernel refuses a
     report count of 3)."""
     parts = [usage_page(SENSOR_PAGE), usage(kind.usage), physical_collection(), report_id(number)]
     for property_usage, selectors in ((PROPERTY_REPORTING_STATE, REPORTING_STATES),
@@ -357,6 +399,9 @@ def sensor_collection(kind, number):
                   unit_exponent(sensitivity.encoding.exponent),
                   usage(MODIFIER_CHANGE_SENSITIVITY_ABSOLUTE | sensitivity.data_usage),
                   feature_item(DATA_VARIABLE_ABSOLUTE)]
+    for text in kind.texts:  # one 16-bit character a count
+        parts += [logical_range(0, 0x7FFF), report_layout(16, len(text.text)), unit(UNIT_NONE), unit_exponent(0),
+                  usage(text.usage), feature_item(DATA_VARIABLE_ABSOLUTE)]
     for quantity in kind.quantities:
         low, high = quantity.encoding.limits
         parts += [logical_range(low, high), report_layout(quantity.encoding.bits), unit(quantity.encoding.unit),
@@ -408,8 +453,10 @@ class Sensor:
         return self.power in POWERED and self.reporting in REPORTING_ON
 
     def feature_layout(self):
-        """struct's format of the feature report after its ID: reporting state, power state, interval, sensitivities."""
-        return "<BBI" + "".join(field_format(s.encoding) for s in self.kind.sensitivities)
+        """struct's format of the feature report after its ID: reporting state, power state, interval, sensitivities,
+        and the texts' characters."""
+        return ("<BBI" + "".join(field_format(s.encoding) for s in self.kind.sensitivities)
+                + "".join(f"{len(t.text)}H" for t in self.kind.texts))
 
     def input_layout(self):
         return "<" + "".join(field_format(q.encoding) for q in self.kind.quantities)
@@ -418,8 +465,9 @@ class Sensor:
         reporting = selector_value(REPORTING_STATES, self.reporting)
         power = selector_value(POWER_STATES, self.power)
         sensitivities = [self.sensitivity[s.name] for s in self.kind.sensitivities]
+        characters = [ord(character) for t in self.kind.texts for character in t.text]
         return bytes([self.report_id]) + struct.pack(self.feature_layout(), reporting, power, self.interval_ms,
-                                                     *sensitivities)
+                                                     *sensitivities, *characters)
 
     def input_report(self):
         return bytes([self.report_id]) + struct.pack(self.input_layout(), *self.values)
@@ -430,7 +478,8 @@ class Sensor:
         layout = self.feature_layout()
         if len(data) < 1 + struct.calcsize(layout):
             return False
-        reporting, power, interval, *sensitivities = struct.unpack_from(layout, data, 1)
+        reporting, power, interval, *rest = struct.unpack_from(layout, data, 1)
+        sensitivities = rest[:len(self.kind.sensitivities)]  # the texts after them are read-only
         self.reporting = selector_name(REPORTING_STATES, reporting, self.reporting)
         self.power = selector_name(POWER_STATES, power, self.power)
         self.interval_ms = interval
@@ -719,7 +768,7 @@ class Hub:
             return None, found
         for key, sensor in self.sensors.items():
             for cell in sorted(os.listdir(hid)):
-                if not cell.startswith(sensor.kind.platform_name + "."):
+                if cell != sensor.kind.iio_cell and not cell.startswith(sensor.kind.iio_cell + "."):
                     continue
                 platform = os.path.join(hid, cell)
                 for child in sorted(os.listdir(platform)):
@@ -925,7 +974,7 @@ def main(arguments):
         started = hub.started.wait(10)
         reply({"ready": True, "name": options.name, "uniq": options.uniq, "phys": options.phys,
                "id": f"{BUS_VIRTUAL:04X}:{options.vendor:04X}:{options.product:04X}", "started": started,
-               "sensors": {key: {"report_id": s.report_id, "platform": s.kind.platform_name,
+               "sensors": {key: {"report_id": s.report_id, "platform": s.kind.iio_cell,
                                  "iio_name": s.kind.iio_name,
                                  "resolution": [q.encoding.resolution for q in s.kind.quantities]}
                            for key, s in hub.sensors.items()},
