@@ -21,7 +21,7 @@ final class BaseFollower {
     /// The monotonic clock, in seconds.
     private let now: () -> Double
     private var sensor: BaseSensor?
-    private var failures = 0
+    private var failures = FailuresInARow()
     /// The last base reading and when it was read (the middle of the read); `nil` after a read that failed.
     private var held: (reading: Vector3, time: Double)?
 
@@ -54,7 +54,7 @@ final class BaseFollower {
             let deliver = self.deliver
             let base = try opener.openBase(found)
             let opened = BaseSensor(found, opened: base, learned: learned, logger: logger) { deliver(.baseGravityLearned($0)) }
-            failures = 0
+            failures = FailuresInARow()
             logger.info("base accelerometer \(found.id): mount matrix \(opened.mountMatrix) (from \(opened.matrixSource))")
             sensor = opened
         } catch {
@@ -86,15 +86,14 @@ final class BaseFollower {
         guard let sensor else { return nil }
         do {
             let reading = try sensor.read(at: time)
-            failures = 0
+            failures.succeeded()
             return reading
         } catch {
             held = nil
-            failures += 1
-            if error.deviceIsGone || failures >= failuresBeforeLost {
+            if failures.failed(deviceIsGone: error.deviceIsGone, limit: failuresBeforeLost) {
                 lose(reason: "\(error)")
             } else {
-                logger.warning("base accelerometer: \(error) (\(failures) in a row)")
+                logger.warning("base accelerometer: \(error) (\(failures.count) in a row)")
             }
             return nil
         }

@@ -21,7 +21,7 @@ final class HingeFollower {
     private let now: () -> Double
     private var sensor: HingeSensor?
     private(set) var description: HingeSensorDescription?
-    private var failures = 0
+    private var failures = FailuresInARow()
     /// The last angle read and when (the middle of the read); `nil` after a read that failed.
     private var held: (angle: KernelHingeAngle, time: Double)?
     /// Why the sensor last gave no angle, logged once per spell rather than at every read.
@@ -50,7 +50,7 @@ final class HingeFollower {
         do {
             sensor = try HingeSensor(device: found)
             description = HingeSensorDescription(id: found.id, name: found.name ?? found.id, path: found.path)
-            failures = 0
+            failures = FailuresInARow()
             logger.info("hinge sensor \(found.id) (\(found.name ?? "?")): its angle is the hinge's")
         } catch {
             logger.warning("cannot use the hinge sensor \(found.id): \(error)")
@@ -80,7 +80,7 @@ final class HingeFollower {
         guard let sensor else { return nil }
         do {
             let reading = try sensor.read()
-            failures = 0
+            failures.succeeded()
             switch reading {
             case .degrees(let degrees):
                 if unknownReason != nil { logger.info("hinge sensor \(sensor.id) reads the angle again") }
@@ -93,11 +93,10 @@ final class HingeFollower {
             }
         } catch {
             held = nil
-            failures += 1
-            if error.deviceIsGone || failures >= failuresBeforeLost {
+            if failures.failed(deviceIsGone: error.deviceIsGone, limit: failuresBeforeLost) {
                 lose(reason: "\(error)")
             } else {
-                logger.warning("hinge sensor: \(error) (\(failures) in a row)")
+                logger.warning("hinge sensor: \(error) (\(failures.count) in a row)")
             }
             return nil
         }
