@@ -72,7 +72,7 @@ public struct ConvertibleEngine: Sendable {
 
     /// The base sensor or the hinge sensor went away (or its readings stopped): posture unknown, and the display
     /// alone turns the screen again, as on a tablet.
-    public mutating func baseLost(time: Double) -> Update {
+    public mutating func postureSensorLost(time: Double) -> Update {
         guard var engine = posture else { return Update() }
         var update = Update()
         let change = engine.reset(time: time)

@@ -66,12 +66,10 @@ final class SensorPipeline: @unchecked Sendable {
         case .lid(let closed):
             lidClosed = closed
             engine?.setLidClosed(closed)
-        case .baseLost(let reason), .hingeLost(let reason):
-            let which = if case .baseLost = event { "base sensor" } else { "hinge sensor" }
-            logger.warning("\(which) unavailable: \(reason); posture unknown, the display alone turns the screen")
-            _ = engine?.baseLost(time: lastTime ?? 0)
-            let news: SensorNews = if case .baseLost = event { .baseLost } else { .hingeLost }
-            eventLoop.execute { publisher.value.take(news, of: .accelerometer) }
+        case .baseLost(let reason):
+            postureSensorLost("base sensor", reason: reason, news: .baseLost)
+        case .hingeLost(let reason):
+            postureSensorLost("hinge sensor", reason: reason, news: .hingeLost)
         case .lost(let reason):
             logger.warning("sensor unavailable: \(reason)")
             engine = nil
@@ -85,6 +83,15 @@ final class SensorPipeline: @unchecked Sendable {
         case .sourceEnded:
             sourceEnded()
         }
+    }
+
+    /// The base or hinge sensor (`which`) went away while the display's goes on: the engine and the publisher forget
+    /// the posture.
+    private func postureSensorLost(_ which: String, reason: String, news: SensorNews) {
+        logger.warning("\(which) unavailable: \(reason); posture unknown, the display alone turns the screen")
+        _ = engine?.postureSensorLost(time: lastTime ?? 0)
+        let publisher = self.publisher
+        eventLoop.execute { publisher.value.take(news, of: .accelerometer) }
     }
 
     private func makeEngine(for description: SensorDescription) -> ConvertibleEngine? {

@@ -110,7 +110,7 @@ struct ConvertibleEngineTests {
         var e = engine()
         _ = hold(&e, display: leftEdgeUp, theta: 110, from: 0)
         #expect(e.orientation.interface == .portrait)
-        let update = e.baseLost(time: 1)
+        let update = e.postureSensorLost(time: 1)
         #expect(update.posture?.posture == .unknown)
         #expect(update.posture?.tabletMode == .some(nil))
         #expect(update.posture?.hingeAngle == .some(nil))

@@ -102,7 +102,7 @@ struct KernelHingeEngineTests {
     func lost() throws {
         var engine = try hingeOnly()
         try hold(&engine, display: displayUpright, kernel: .degrees(350), from: 0)
-        let update = engine.baseLost(time: 2)
+        let update = engine.postureSensorLost(time: 2)
         #expect(update.posture?.posture == .unknown)
         #expect(update.posture?.tabletMode == .some(nil))
         #expect(update.posture?.hingeAngle == .some(nil))
