@@ -89,7 +89,23 @@ def stop_stand_in(process):
         process.wait()
 
 
-class Service:
+class StandInFolder:
+    """What scripts/unit-stand-in.py keeps in a unit's state folder (`folder`): its log, with the service's standard
+    error as the journal would hold it, and the running service's pid."""
+
+    @property
+    def log(self):
+        path = self.folder / "stand-in.log"
+        return path.read_text() if path.exists() else ""
+
+    @property
+    def pid(self):
+        """The running service's pid, or None while none runs."""
+        path = self.folder / "service.pid"
+        return int(path.read_text()) if path.exists() else None
+
+
+class Service(StandInFolder):
     """orientd.socket and orientd.service, as the package installs them, acted out by scripts/unit-stand-in.py."""
 
     def __init__(self, name="service"):
@@ -121,21 +137,10 @@ class Service:
         stop_stand_in(self.process)
         self.process = None
 
-    @property
-    def log(self):
-        """What the stand-in did and the daemon logged (its standard error, as the journal would hold it)."""
-        path = self.folder / "stand-in.log"
-        return path.read_text() if path.exists() else ""
 
-    @property
-    def daemon_pid(self):
-        path = self.folder / "service.pid"
-        return int(path.read_text()) if path.exists() else None
-
-
-class Keeper:
+class Keeper(StandInFolder):
     """orientd-tablet-mode-switch.service as the package installs it (started by udev where a base accelerometer
-    is), acted out by scripts/unit-stand-in.py: as user orientd-switch, after its ExecStartPre gives that user
+    or a hinge sensor is), acted out by scripts/unit-stand-in.py: as user orientd-switch, after its ExecStartPre gives that user
     /dev/uinput."""
 
     def __init__(self, name="keeper"):
@@ -148,16 +153,6 @@ class Keeper:
 
     def stop(self):
         stop_stand_in(self.process)
-
-    @property
-    def log(self):
-        path = self.folder / "stand-in.log"
-        return path.read_text() if path.exists() else ""
-
-    @property
-    def pid(self):
-        path = self.folder / "service.pid"
-        return int(path.read_text()) if path.exists() else None
 
 
 class Fixture:

@@ -73,7 +73,7 @@ class SleepTestCase(KernelTestCase):
         self.monitor.wait_for(lambda line: line.get("event") == "light" and line.get("level") == 80, what="80 lux",
                               since=0)
         self.claimant.wait_for(lambda line: "normal" in line, what="monitor-sensor's first orientation")
-        self.daemon = self.service.daemon_pid
+        self.daemon = self.service.pid
 
     def assert_every_kind_reads_again(self):
         """Turned and at 300 lux, as the hub reads after the resume: on the socket and on D-Bus, by the same daemon;
@@ -87,7 +87,7 @@ class SleepTestCase(KernelTestCase):
                               what="300 lux, after the resume", since=after)
         self.claimant.wait_for(lambda line: "Accelerometer orientation changed: left-up" in line,
                                what="monitor-sensor: turned, after the resume")
-        self.assertEqual(self.service.daemon_pid, self.daemon, "no restart")
+        self.assertEqual(self.service.pid, self.daemon, "no restart")
         for sensor in self.SENSORS:
             state = self.hub.request({"state": sensor})
             since_sleep = state["set_reports"] - self.set_reports_before_sleep[sensor]

@@ -151,7 +151,7 @@ class SideBySideTests(KernelTestCase):
         still device's hub does), then turns done as a hand does them and instantaneous ones. orientd must answer
         every turn; the figures of both are printed, with their ratios."""
         orientctl("status")
-        figures = {"orientd": self.measure("orientd", lambda: self.service.daemon_pid, None, lambda: "")}
+        figures = {"orientd": self.measure("orientd", lambda: self.service.pid, None, lambda: "")}
         self.service.stop()
         # As at a boot: the sensor powered off (the driver's autosuspend, 3 s after its last user) before the next
         # daemon opens it, so that the hub sends its first reading at power-on to each alike.

@@ -53,7 +53,7 @@ class TabletModeSwitchTests(KernelTestCase):
         self.assertIn(f"Kernel:           {node}", block, listed)
         # The daemon itself never holds /dev/uinput: only the keeper, as user orientd-switch.
         self.assertIn("tablet-mode switch: on (tablet-mode-switch = yes)", self.service.log)
-        daemon = self.service.daemon_pid
+        daemon = self.service.pid
         held = [os.readlink(f"/proc/{daemon}/fd/{fd}") for fd in os.listdir(f"/proc/{daemon}/fd")]
         self.assertNotIn("/dev/uinput", held)
         # The keeper's seccomp filter is on (2: a filter), so it could make no other device than this switch.
