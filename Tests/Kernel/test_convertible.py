@@ -4,7 +4,6 @@ tablet and opened again). The posture follows it to tablet mode and back; with t
 rule asks for the tablet-mode switch's keeper, and the switch it makes through uinput toggles on and off where
 libinput reads it, and sway's bindswitch runs its commands, as the desktops act on it."""
 import fcntl
-import json
 import os
 import pathlib
 import pwd
@@ -70,7 +69,6 @@ class FoldTests(KernelTestCase):
         events.wait_for(lambda line: "DEVICE_ADDED" in line, what="libinput opening the switch")
         sway = Sway(node)
         self.addCleanup(sway.close)
-        sway.wait_for_switch(NAME)
         self.display.request({"play": str(FOLD)})
         self.base.request({"play": str(FOLD), "columns": "base"})
         monitor.wait_for(lambda line: line.get("tablet-mode") is True, what="tablet mode on, folded")
@@ -148,19 +146,6 @@ class Sway:
         finally:
             if not list(self.folder.glob("sway-ipc.*.sock")):
                 raise AssertionError(f"sway did not start (status {self.process.poll()}): {self.log[-3000:]}")
-
-    def wait_for_switch(self, name):
-        """Waits until sway's seat has the switch `name`. Its IPC socket is made before its backend reads the input
-        devices: a toggle before then would reach libinput but no binding of sway's."""
-        socket = next(self.folder.glob("sway-ipc.*.sock"))
-
-        def listed():
-            answer = subprocess.run(["swaymsg", "-s", str(socket), "-r", "-t", "get_inputs"], capture_output=True,
-                                    text=True, timeout=PATIENCE)
-            inputs = json.loads(answer.stdout) if answer.returncode == 0 else []
-            return any(device.get("name") == name and device.get("type") == "switch" for device in inputs)
-
-        wait_for(listed, what=f"sway to read the switch {name!r}: {self.log[-2000:]}")
 
     def ran(self, state):
         """When the command for `state` ran (its file's time), or None."""
