@@ -58,20 +58,22 @@ public struct SamplingPace: Sendable, Equatable {
         return steady >= restAfter ? restPeriod : steady >= dwell ? stillPeriod : fullPeriod
     }
 
-    /// Whether the base reading is where it was: both absent, or both present and within the threshold.
+    /// Whether the base reading is where it was, within the threshold.
     private func isSteady(_ base: Vector3?) -> Bool {
-        switch (base, baseReference) {
-        case (nil, nil): true
-        case let (base?, reference?): (base - reference).length <= threshold
-        default: false
-        }
+        Self.isSteady(base, baseReference) { ($0 - $1).length <= threshold }
     }
 
-    /// Whether the hinge angle is where it was: both unknown, or both known and within ``hingeThreshold``.
+    /// Whether the hinge angle is where it was, within ``hingeThreshold``.
     private func isSteady(hinge: Double?) -> Bool {
-        switch (hinge, hingeReference) {
+        Self.isSteady(hinge, hingeReference) { abs($0 - $1) <= Self.hingeThreshold }
+    }
+
+    /// A reading beside the display's is steady when it is absent (or unknown) now and at the reference, or present
+    /// at both and `near` it: one that came or went is a change.
+    private static func isSteady<Value>(_ now: Value?, _ reference: Value?, near: (Value, Value) -> Bool) -> Bool {
+        switch (now, reference) {
         case (nil, nil): true
-        case let (hinge?, reference?): abs(hinge - reference) <= Self.hingeThreshold
+        case let (now?, reference?): near(now, reference)
         default: false
         }
     }
