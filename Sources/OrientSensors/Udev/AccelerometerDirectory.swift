@@ -25,7 +25,7 @@ extension UdevHub: AccelerometerDirectory {
     }
 
     func hingeSensors() -> [IIODeviceFacts] {
-        query { $0.iioDeviceFacts().filter { HingeSensor.driver(of: $0) != nil } } ?? []
+        query { $0.hingeSensors() } ?? []
     }
 
     func lidSwitchNode() -> String? {

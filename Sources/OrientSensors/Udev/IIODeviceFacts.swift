@@ -31,6 +31,9 @@ extension UdevSession {
     /// iio-sensor-proxy.
     func iioDeviceFacts() -> [IIODeviceFacts] { deviceFacts(in: ["iio"]) }
 
+    /// The kernel hinge sensors (``HingeSensor/driver(of:)``), sorted by id.
+    func hingeSensors() -> [IIODeviceFacts] { iioDeviceFacts().filter { HingeSensor.driver(of: $0) != nil } }
+
     /// Every device of `subsystems`, those of the first subsystem first (iio-sensor-proxy looks at IIO devices
     /// before platform ones), each subsystem's sorted by id.
     func deviceFacts(in subsystems: [String]) -> [IIODeviceFacts] {

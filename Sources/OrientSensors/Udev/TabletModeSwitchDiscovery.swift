@@ -33,7 +33,7 @@ public enum TabletModeSwitchDiscovery {
         udev.changes(of: ["iio", "input"], unavailable: nil) { session, _ in
             machine(
                 accelerometers: session.accelerometers(), switches: switches(in: session),
-                hingeSensors: session.iioDeviceFacts().filter { HingeSensor.driver(of: $0) != nil })
+                hingeSensors: session.hingeSensors())
         }
     }
 
