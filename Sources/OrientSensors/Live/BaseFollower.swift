@@ -75,10 +75,17 @@ final class BaseFollower {
         let before = now()
         let reading = read(at: time, failuresBeforeLost: failuresBeforeLost)
         let after = now()
-        guard let reading, after - before <= Self.pairingWindow else { return nil }
+        guard let reading, after - before <= Self.pairingWindow else {
+            logger.debug("base reading not paired: its read took \(Int((after - before) * 1000)) ms")
+            return nil
+        }
         let readAt = (before + after) / 2
         held = (reading, readAt)
-        return abs(readAt - time) <= Self.pairingWindow ? reading : nil
+        guard abs(readAt - time) <= Self.pairingWindow else {
+            logger.debug("base reading not paired: read \(Int((readAt - time) * 1000)) ms from the display's")
+            return nil
+        }
+        return reading
     }
 
     /// Reads the base once.
