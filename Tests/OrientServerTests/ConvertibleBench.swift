@@ -65,8 +65,10 @@ final class ConvertibleBench {
         return sink
     }
 
-    func open(base: MountMatrix? = .identity, hinge: HingeSensorDescription? = nil) {
-        send(.opened(SensorDescription(id: "t", name: "t", mode: .replay, baseMountMatrix: base, hinge: hinge)))
+    func open(
+        base: MountMatrix? = .identity, hinge: HingeSensorDescription? = nil, mode: SensorDescription.CaptureMode = .replay
+    ) {
+        send(.opened(SensorDescription(id: "t", name: "t", mode: mode, baseMountMatrix: base, hinge: hinge)))
     }
 
     /// Holds a pose for `seconds` at 10 Hz (a kernel hinge sensor's rate), the kernel reading `angle` and no base.

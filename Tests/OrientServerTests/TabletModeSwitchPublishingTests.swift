@@ -168,6 +168,18 @@ struct TabletModeSwitchPublishingTests {
         withExtendedLifetime(other) {}
     }
 
+    @Test("A live sensor that opens before udev has shown the machine decides nothing: the machine's own switch, shown next, wins")
+    func liveSensorWaitsForTheMachine() {
+        let bench = Bench()
+        let keeper = subscribeKeeper(bench)
+        bench.open(mode: .buffered)
+        bench.hold(Bench.portrait, hinge: 110)
+        #expect(bench.decisions.isEmpty, "a live sensor's description says nothing of the machine's switches")
+        bench.publisher.machineChanged(Machine(postureSource: Self.convertible.postureSource, switches: [Self.vbtn]))
+        #expect(bench.decisions.map(\.wanted) == [false])
+        #expect(states(keeper) == [.none], "never on or off: the machine has its own")
+    }
+
     @Test("status says the state and why")
     func status() throws {
         let bench = Bench()

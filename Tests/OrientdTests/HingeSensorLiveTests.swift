@@ -54,7 +54,8 @@ struct HingeSensorLiveTests {
         }
         let laptop = try daemon.poll { $0.posture == "laptop" && $0.hingeAngle == 100 }
         #expect(laptop?.tabletMode == false, "\(daemon.log)")
-        #expect(daemon.log.contains("tablet-mode switch: on (the kernel's hinge sensor cros-ec-lid-angle (iio:device2)"), "\(daemon.log)")
+        #expect(waitFor { daemon.log.contains("tablet-mode switch: on (the kernel's hinge sensor cros-ec-lid-angle (iio:device2)") }, "\(daemon.log)")
+        #expect(!daemon.log.contains("the hinge angles beside"), "a live sensor is decided on by udev's word alone: \(daemon.log)")
 
         let status = try ConvertibleToolsTests.orientctl(["status", "--socket", daemon.socket])
         #expect(status.stdout.contains("hinge sensor: iio:device2 (cros-ec-lid-angle) at \(hinge)\n"), "\(status.stdout)")

@@ -418,10 +418,11 @@ public final class Publisher {
         return state.hinge.tabletMode == true ? .on : .off
     }
 
-    /// Decides again from the setting and the machine, and tells a new decision. Without udev's word (a replayed
-    /// trace), the open sensor's own base tells the posture.
+    /// Decides again from the setting and the machine, and tells a new decision. A replayed trace has no machine
+    /// for udev to show: its own base or hinge readings tell the posture. A live sensor waits for udev's word, even
+    /// when it opens first: its description says nothing of the machine's own switches.
     private func decideTabletModeSwitch() {
-        let description = state.sensorDescription
+        let description = state.sensorDescription.flatMap { $0.mode == .replay ? $0 : nil }
         let replayed = description.map { opened in
             TabletModeSwitchPolicy.Machine(
                 postureSource: opened.hinge.map { _ in "the hinge angles beside \(opened.displayName)" }
